@@ -1,0 +1,33 @@
+import { parse, type ParserPlugin } from '@babel/parser';
+import type { File } from '@babel/types';
+import type { SourceFile } from './types.js';
+
+function pluginsFor(path: string): ParserPlugin[] {
+  if (/\.[cm]?tsx$/.test(path)) return ['typescript', 'jsx', 'decorators-legacy'];
+  if (/\.[cm]?ts$/.test(path)) return ['typescript', 'decorators-legacy'];
+  return ['jsx', 'decorators-legacy'];
+}
+
+/** Parses JavaScript or TypeScript (chosen by extension); throws a SyntaxError with a location. */
+export function parseSource(path: string, text: string): SourceFile {
+  const ast: File = parse(text, {
+    sourceType: 'unambiguous',
+    sourceFilename: path,
+    plugins: pluginsFor(path),
+    allowReturnOutsideFunction: true,
+    allowAwaitOutsideFunction: true,
+    allowImportExportEverywhere: true,
+    errorRecovery: false,
+  });
+  return { path, text, ast };
+}
+
+/** True when `text` is still valid code for the file's language. */
+export function parses(path: string, text: string): boolean {
+  try {
+    parseSource(path, text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,36 @@
+import type { Node, File } from '@babel/types';
+
+/** A parsed source file: its text and AST. Offsets in edits index into `text`. */
+export interface SourceFile {
+  path: string;
+  text: string;
+  ast: File;
+}
+
+/** A function-like piece of code that mutations are attributed to. */
+export interface Unit {
+  /** Readable name, e.g. `clamp` or `ShoppingCart.total`. */
+  name: string;
+  kind: 'function' | 'method' | 'arrow';
+  /** The function node itself (declaration, method, arrow or function expression). */
+  node: Node;
+  /** Every unit node of the file: a unit's own code stops where a nested unit begins. */
+  boundary: ReadonlySet<Node>;
+}
+
+/** Replace text[start, end) with `replacement`. */
+export interface Edit {
+  start: number;
+  end: number;
+  replacement: string;
+}
+
+export type OperatorFamily = 'boundary' | 'logic' | 'arithmetic' | 'control-flow' | 'removal';
+
+export interface Operator {
+  name: string;
+  family: OperatorFamily;
+  description: string;
+  /** Every edit this operator makes inside `unit` (one edit = one mutant). */
+  sites(unit: Unit, file: SourceFile): Iterable<Edit>;
+}

@@ -1,0 +1,94 @@
+import type { Node } from '@babel/types';
+import { childrenOf } from './walk.js';
+import type { SourceFile, Unit } from './types.js';
+
+function isFunction(node: Node | null | undefined): boolean {
+  return !!node && (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression');
+}
+
+function keyName(key: Node, computed: boolean): string | null {
+  if (computed) return null;
+  if (key.type === 'Identifier') return key.name;
+  if (key.type === 'StringLiteral') return key.value;
+  if (key.type === 'PrivateName') return `#${key.id.name}`;
+  return null;
+}
+
+function memberName(node: Node): string | null {
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'MemberExpression' && !node.computed) {
+    const object = memberName(node.object);
+    const property = keyName(node.property, false);
+    return object && property ? `${object}.${property}` : null;
+  }
+  return null;
+}
+
+/**
+ * The units of a file: function declarations, class and object methods, and functions
+ * assigned to const/let variables, class fields, object keys or `exports.x`.
+ * Anonymous callbacks are not units: their code belongs to the unit around them.
+ */
+export function discoverUnits(file: SourceFile): Unit[] {
+  const found: Array<Omit<Unit, 'boundary'>> = [];
+  const visit = (node: Node, owner: string | null): void => {
+    const qualified = (name: string) => (owner ? `${owner}.${name}` : name);
+    let childOwner = owner;
+    switch (node.type) {
+      case 'FunctionDeclaration':
+        found.push({ name: qualified(node.id?.name ?? 'default'), kind: 'function', node });
+        break;
+      case 'ClassDeclaration':
+      case 'ClassExpression':
+        childOwner = node.id?.name ?? owner ?? 'AnonymousClass';
+        break;
+      case 'ClassMethod':
+      case 'ClassPrivateMethod':
+      case 'ObjectMethod': {
+        const name = keyName(node.key, node.computed ?? false);
+        if (name) found.push({ name: qualified(name), kind: 'method', node });
+        break;
+      }
+      case 'ClassProperty':
+      case 'ClassPrivateProperty':
+      case 'ObjectProperty': {
+        const name = keyName(node.key, 'computed' in node ? node.computed ?? false : false);
+        if (name && isFunction(node.value as Node)) found.push({ name: qualified(name), kind: 'arrow', node: node.value as Node });
+        break;
+      }
+      case 'VariableDeclaration':
+        if (node.kind === 'const' || node.kind === 'let') {
+          for (const declarator of node.declarations) {
+            if (declarator.id.type === 'Identifier' && isFunction(declarator.init)) {
+              found.push({ name: qualified(declarator.id.name), kind: 'arrow', node: declarator.init! });
+            }
+          }
+        }
+        break;
+      case 'VariableDeclarator':
+        // Objects assigned to a variable name their methods: `const api = { get() {} }` → api.get.
+        if (node.id.type === 'Identifier' && node.init?.type === 'ObjectExpression') childOwner = node.id.name;
+        break;
+      case 'AssignmentExpression': {
+        const name = memberName(node.left);
+        if (name && isFunction(node.right)) found.push({ name, kind: 'arrow', node: node.right });
+        break;
+      }
+    }
+    for (const child of childrenOf(node)) visit(child, childOwner);
+  };
+  visit(file.ast.program, null);
+  const boundary = new Set(found.map((unit) => unit.node));
+  return found.map((unit) => ({ ...unit, boundary }));
+}
+
+/** Nodes of a unit's own code with their parents, nested units excluded. */
+export function* nodesOf(unit: Unit): Generator<{ node: Node; parent: Node | null }> {
+  const stack: Array<{ node: Node; parent: Node | null }> = [{ node: unit.node, parent: null }];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    yield entry;
+    const children = [...childrenOf(entry.node)].filter((child) => !unit.boundary.has(child));
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, parent: entry.node });
+  }
+}

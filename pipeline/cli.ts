@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Logger, StageContext, StageResult } from './context.js';
+import { DEFAULTS, loadConfig } from './config.js';
+import { UserError } from './errors.js';
+import { exportDataset } from './export.js';
+import { openRun, requireEarlierStages, STAGES } from './stages.js';
+import type { StageName } from './store.js';
+import { GENERATOR } from './version.js';
+
+interface Flags {
+  runDir?: string;
+  fresh?: boolean;
+  json?: boolean;
+  config?: string;
+  concurrency?: number;
+  seed?: number;
+  limit?: number;
+  operators?: string[];
+  baselineRuns?: number;
+  dataset?: string;
+  datasetVersion?: string;
+  out?: string;
+  progress?: boolean;
+}
+
+function integer(min: number) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < min) throw new InvalidArgumentError(`expected an integer of at least ${min}`);
+    return parsed;
+  };
+}
+
+const log: Logger = {
+  info: (message) => process.stderr.write(`${message}\n`),
+  warn: (message) => process.stderr.write(`warning: ${message}\n`),
+};
+
+async function execute(target: string, flags: Flags, work: (ctx: StageContext) => Promise<StageResult[]>): Promise<void> {
+  const config = loadConfig(flags.config);
+  const ctx = await openRun({
+    target,
+    runsDir: config.runsDir ?? DEFAULTS.runsDir,
+    runDir: flags.runDir,
+    fresh: flags.fresh ?? false,
+    options: {
+      concurrency: flags.concurrency ?? config.concurrency ?? DEFAULTS.concurrency,
+      seed: flags.seed ?? config.seed ?? DEFAULTS.seed,
+      limit: flags.limit ?? config.limit ?? null,
+      operators: flags.operators ?? config.operators ?? [],
+      baselineRuns: flags.baselineRuns ?? config.baselineRuns ?? DEFAULTS.baselineRuns,
+      dataset: flags.dataset,
+      datasetVersion: flags.datasetVersion ?? null,
+      outDir: flags.out ?? config.out ?? DEFAULTS.out,
+      progress: flags.progress !== false && !flags.json,
+    },
+    log,
+  });
+  try {
+    const results = await work(ctx);
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: ctx.store.yieldByOperator() }, null, 2)}\n`);
+    } else {
+      const exported = results.find((result) => result.stage === 'export');
+      if (exported) process.stdout.write(`${exported.path as string}\n`);
+    }
+  } finally {
+    ctx.store.close();
+  }
+}
+
+function withRunOptions(command: Command): Command {
+  return command
+    .argument('<repo>', 'a repo profile (.json), a repository path, or a git URL')
+    .option('--run-dir <dir>', 'folder of this run (store, workspace); default .swesynth/runs/<owner>__<name>')
+    .option('--fresh', 'discard this repository\'s earlier run and start over')
+    .option('--json', 'print a machine-readable summary on stdout')
+    .option('--config <file>', `settings file (default ./${'swesynth.config.json'} when present)`)
+    .option('--concurrency <n>', `candidates validated at once (default ${DEFAULTS.concurrency}, the CPU count)`, integer(1))
+    .option('--seed <n>', `seed for sampling candidates (default ${DEFAULTS.seed})`, integer(0))
+    .option('--limit <n>', 'validate at most n candidates, sampled by seed (default: all)', integer(1))
+    .option('--operators <names>', 'comma-separated mutation operators (default: all)', (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
+    .option('--baseline-runs <n>', `times the test suite runs at setup to find flaky tests (default ${DEFAULTS.baselineRuns})`, integer(2))
+    .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
+    .option('--dataset-version <version>', 'version to write (default: the next free vN)')
+    .option('--out <dir>', `output folder for datasets (default ${DEFAULTS.out})`)
+    .addOption(new Option('--no-progress', 'no progress bar'));
+}
+
+function stageCommand(program: Command, name: StageName, description: string, examples: string[]): void {
+  const stageIndex = STAGES.findIndex((stage) => stage.name === name);
+  withRunOptions(program.command(name).description(description))
+    .addHelpText('after', `\nExamples:\n${examples.map((example) => `  $ ${example}`).join('\n')}\n`)
+    .action(async (target: string, flags: Flags) =>
+      execute(target, flags, async (ctx) => {
+        requireEarlierStages(ctx, name, target);
+        const stage = STAGES[stageIndex]!;
+        return [name === 'export' ? await exportDataset(ctx, { again: true }) : await stage.run(ctx)];
+      }),
+    );
+}
+
+export function buildProgram(): Command {
+  const program = new Command('swesynth')
+    .description('Turn a JavaScript or TypeScript repository into SWE-bench-style bug-fixing tasks.')
+    .version(GENERATOR.version)
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Stages run in order: setup → mutate → validate → issues → export. Each keeps its results in the
+run's store, so a rerun skips finished work and a killed run resumes.
+
+Examples:
+  $ swesynth run repos/swesynth__example.json            # the bundled example
+  $ swesynth run ../my-lib --limit 200 --concurrency 4   # your own repository
+  $ swesynth validate ../my-lib --json                   # one stage, machine-readable summary
+`,
+    );
+
+  withRunOptions(program.command('run').description('run every stage in order: setup, mutate, validate, issues, export'))
+    .addHelpText('after', '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --limit 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n')
+    .action(async (target: string, flags: Flags) =>
+      execute(target, flags, async (ctx) => {
+        const results: StageResult[] = [];
+        for (const stage of STAGES) results.push(await stage.run(ctx));
+        return results;
+      }),
+    );
+  stageCommand(program, 'setup', 'copy or clone the repository, install it and run the baseline to find stable, flaky and failing tests', [
+    'swesynth setup ../my-lib',
+    'swesynth setup repos/acme__widgets.json --baseline-runs 5',
+  ]);
+  stageCommand(program, 'mutate', 'generate candidate bugs with the mutation operators', [
+    'swesynth mutate ../my-lib --limit 300 --seed 7',
+    'swesynth mutate ../my-lib --operators comparison-boundary,logical-flip',
+  ]);
+  stageCommand(program, 'validate', 'run the tests against every candidate and keep the ones a stable test notices', [
+    'swesynth validate ../my-lib --concurrency 4',
+  ]);
+  stageCommand(program, 'issues', 'write a problem statement for every kept candidate from its failing assertion', ['swesynth issues ../my-lib']);
+  stageCommand(program, 'export', 'write the kept tasks as a new dataset version under the output folder', [
+    'swesynth export ../my-lib',
+    'swesynth export ../my-lib --dataset my-lib-tasks --dataset-version 2026.11 --out datasets',
+  ]);
+  return program;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof UserError) {
+    process.stderr.write(`swesynth: ${error.message}${error.hint ? `\n  → ${error.hint}` : ''}\n`);
+  } else {
+    process.stderr.write(`swesynth: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
+  }
+  process.exitCode = 1;
+}

@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { UserError } from './errors.js';
+
+export const CONFIG_FILE = 'swesynth.config.json';
+
+/** Settings a user repeats across runs; flags on the command line override them. */
+export const ConfigFile = z
+  .object({
+    concurrency: z.number().int().positive(),
+    seed: z.number().int(),
+    limit: z.number().int().positive(),
+    operators: z.array(z.string()),
+    baselineRuns: z.number().int().min(2),
+    out: z.string(),
+    runsDir: z.string(),
+  })
+  .partial()
+  .strict();
+export type ConfigFile = z.infer<typeof ConfigFile>;
+
+export const DEFAULTS = {
+  concurrency: Math.max(1, availableParallelism()),
+  seed: 1,
+  baselineRuns: 3,
+  out: 'out',
+  runsDir: '.swesynth/runs',
+};
+
+/** The config file: the one named, or swesynth.config.json in the working directory if present. */
+export function loadConfig(path: string | undefined): ConfigFile {
+  const file = path ?? (existsSync(CONFIG_FILE) ? CONFIG_FILE : undefined);
+  if (!file) return {};
+  if (!existsSync(file)) throw new UserError(`config file ${file} does not exist`, 'check the --config path');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UserError(`config file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = ConfigFile.safeParse(raw);
+  if (!parsed.success) {
+    throw new UserError(`config file ${file} is malformed: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,38 @@
+import type { RepoProfile } from './profile.js';
+import type { RunStore } from './store.js';
+
+export interface RunOptions {
+  concurrency: number;
+  seed: number;
+  limit: number | null;
+  /** Operator names; empty means all. */
+  operators: string[];
+  baselineRuns: number;
+  dataset: string;
+  datasetVersion: string | null;
+  outDir: string;
+  progress: boolean;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** What every stage gets: the run's store, the repository and the options. */
+export interface StageContext {
+  store: RunStore;
+  profile: RepoProfile;
+  /** Where the repository's code comes from: a local path or a git URL. */
+  location: string;
+  runDir: string;
+  options: RunOptions;
+  log: Logger;
+}
+
+export interface StageResult {
+  stage: string;
+  /** True when an earlier invocation had finished the stage, so this one did nothing. */
+  alreadyDone: boolean;
+  [key: string]: unknown;
+}

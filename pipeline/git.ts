@@ -1,0 +1,26 @@
+import { execa } from 'execa';
+import { UserError } from './errors.js';
+
+/** A fixed identity and date, so that the same files always make the same base commit. */
+const DETERMINISTIC = {
+  GIT_AUTHOR_NAME: 'swesynth',
+  GIT_AUTHOR_EMAIL: 'swesynth@localhost',
+  GIT_COMMITTER_NAME: 'swesynth',
+  GIT_COMMITTER_EMAIL: 'swesynth@localhost',
+  GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
+};
+
+export async function git(cwd: string, args: string[]): Promise<string> {
+  const result = await execa('git', args, { cwd, reject: false, env: DETERMINISTIC });
+  if (result.exitCode !== 0) throw new UserError(`git ${args.join(' ')} failed in ${cwd}: ${result.stderr.trim() || result.stdout.trim()}`);
+  return result.stdout.trim();
+}
+
+/** Makes `dir` a git repository whose single commit holds its current files. */
+export async function commitAll(dir: string, message: string): Promise<string> {
+  await git(dir, ['init', '--quiet', '--initial-branch=main']);
+  await git(dir, ['add', '--all']);
+  await git(dir, ['-c', 'commit.gpgsign=false', 'commit', '--quiet', '--allow-empty', '-m', message]);
+  return git(dir, ['rev-parse', 'HEAD']);
+}

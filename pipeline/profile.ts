@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { UserError } from './errors.js';
+
+/** How to obtain, install and test one repository. Written by hand or by `init`, reviewed by the user. */
+export const RepoProfile = z
+  .object({
+    /** owner/name, used in instance ids and the dataset's `repo` field. */
+    name: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/name'),
+    /** A git URL or a local path (relative paths are relative to the profile file). */
+    url: z.string().min(1),
+    /** Commit to check out; null takes the working tree (local paths) or HEAD. */
+    commit: z.string().nullable().default(null),
+    packageManager: z.enum(['npm', 'pnpm', 'yarn', 'none']).default('npm'),
+    install: z.string().nullable().default(null),
+    build: z.string().nullable().default(null),
+    runner: z.enum(['node-test']).default('node-test'),
+    source: z
+      .object({
+        include: z.array(z.string()).min(1).default(['src/**/*.{js,mjs,cjs,ts,mts,cts,jsx,tsx}', 'lib/**/*.{js,mjs,cjs,ts,mts,cts}']),
+        exclude: z.array(z.string()).default(['**/*.test.*', '**/*.spec.*', '**/*.d.ts', '**/node_modules/**']),
+      })
+      .prefault({}),
+    tests: z.array(z.string()).min(1).default(['test/**/*.test.{js,mjs,cjs}', 'test/**/*.spec.{js,mjs,cjs}', 'tests/**/*.test.{js,mjs,cjs}', '**/*.test.{js,mjs,cjs}']),
+    env: z.record(z.string(), z.string()).default({}),
+    timeouts: z
+      .object({
+        installMs: z.number().int().positive().default(600_000),
+        /** A candidate's test run may take this many times the slowest baseline run, plus `minimumMs`. */
+        factor: z.number().positive().default(2),
+        minimumMs: z.number().int().positive().default(4_000),
+      })
+      .prefault({}),
+  })
+  .strict();
+export type RepoProfile = z.infer<typeof RepoProfile>;
+
+export function isGitUrl(target: string): boolean {
+  return /^(https?|ssh|git|file):\/\//.test(target) || /^[\w.-]+@[\w.-]+:/.test(target);
+}
+
+/** Where the repository's code comes from, with local paths made absolute. */
+export function sourceLocation(profile: RepoProfile, profileDir: string): string {
+  return isGitUrl(profile.url) || isAbsolute(profile.url) ? profile.url : resolve(profileDir, profile.url);
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`).join('; ');
+}
+
+export function loadProfile(path: string): { profile: RepoProfile; location: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UserError(`cannot read repo profile ${path}: ${(error as Error).message}`, 'fix the JSON or write the profile again');
+  }
+  const parsed = RepoProfile.safeParse(raw);
+  if (!parsed.success) {
+    throw new UserError(`repo profile ${path} is malformed: ${formatIssues(parsed.error)}`, 'fix those fields and run again');
+  }
+  return { profile: parsed.data, location: sourceLocation(parsed.data, dirname(resolve(path))) };
+}
+
+/**
+ * The profile for a target given on the command line: a profile file, or a repository (path or
+ * git URL) with default settings.
+ */
+export function resolveTarget(target: string): { profile: RepoProfile; location: string } {
+  if (target.endsWith('.json')) {
+    if (!existsSync(target)) throw new UserError(`repo profile ${target} does not exist`, 'check the path');
+    return loadProfile(target);
+  }
+  if (isGitUrl(target)) {
+    const name = target.replace(/\.git$/, '').split(/[/:]/).slice(-2).join('/');
+    return { profile: RepoProfile.parse({ name, url: target }), location: target };
+  }
+  const location = resolve(target);
+  if (!existsSync(location) || !statSync(location).isDirectory()) {
+    throw new UserError(`repository ${target} does not exist or is not a directory`, 'pass the path of a repository, a git URL or a repo profile (.json)');
+  }
+  const name = `local/${basename(location).replace(/[^\w.-]/g, '-')}`;
+  return { profile: RepoProfile.parse({ name, url: location }), location };
+}
+
+/** owner__name: the file-system-safe form of a profile name. */
+export function slugOf(profile: RepoProfile): string {
+  return profile.name.replace('/', '__');
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { Failure, TestStatus } from './runners/types.js';
+
+/** What setup learned about the repository; later stages read it instead of the file system. */
+export const Environment = z.object({
+  workspace: z.string(),
+  baseCommit: z.string(),
+  /** The repository's own version (package.json), SWE-bench's `version` field. */
+  repoVersion: z.string(),
+  testFiles: z.array(z.string()),
+  baselineRuns: z.number().int(),
+  /** The slowest full baseline run. */
+  baselineMs: z.number(),
+  /** Time allowed for one candidate's test run. */
+  timeoutMs: z.number().int(),
+});
+export type Environment = z.infer<typeof Environment>;
+
+export const BaselineTest = z.object({
+  id: z.string(),
+  file: z.string(),
+  titlePath: z.array(z.string()),
+  /** Status in each baseline run, in order. */
+  statuses: z.array(TestStatus.or(z.literal('missing'))),
+  /** stable: passed every run; flaky: differed between runs; failing/skipped: the same every run. */
+  verdict: z.enum(['stable', 'flaky', 'failing', 'skipped']),
+  durationMs: z.number(),
+});
+export type BaselineTest = z.infer<typeof BaselineTest>;
+
+export const Candidate = z.object({
+  id: z.string(),
+  operator: z.string(),
+  family: z.string(),
+  file: z.string(),
+  unit: z.string(),
+  edit: z.object({ start: z.number().int(), end: z.number().int(), replacement: z.string() }),
+  original: z.string(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  /** Introduces the bug into the clean repository. */
+  bugPatch: z.string(),
+  /** Repairs it: the reverse of bugPatch. */
+  fixPatch: z.string(),
+});
+export type Candidate = z.infer<typeof Candidate>;
+
+export const VerdictStatus = z.enum([
+  /** A stable test fails, none times out, one still passes, and the fix turns every failure green. */
+  'kept',
+  /** No stable-passing test noticed the mutant. */
+  'survived',
+  'timeout',
+  /** Every stable test failed: the mutant breaks everything, there is nothing left to pass. */
+  'no-pass',
+  /** Reverting the mutant did not make every FAIL_TO_PASS test pass again. */
+  'fix-failed',
+  /** The runner reported no test at all: an infrastructure failure, not a verdict on the mutant. */
+  'error',
+]);
+export type VerdictStatus = z.infer<typeof VerdictStatus>;
+
+export const Verdict = z.object({
+  candidateId: z.string(),
+  status: VerdictStatus,
+  failToPass: z.array(z.string()),
+  passToPass: z.array(z.string()),
+  durationMs: z.number(),
+  detail: z.string().optional(),
+  validatedAt: z.string(),
+});
+export type Verdict = z.infer<typeof Verdict>;
+
+/** A test that did not pass under a candidate, with what the runner said. */
+export const FailedTest = z.object({
+  candidateId: z.string(),
+  testId: z.string(),
+  file: z.string(),
+  titlePath: z.array(z.string()),
+  status: TestStatus.or(z.literal('missing')),
+  failure: Failure.optional(),
+});
+export type FailedTest = z.infer<typeof FailedTest>;
+
+export const Issue = z.object({
+  candidateId: z.string(),
+  status: z.enum(['written', 'rejected']),
+  title: z.string(),
+  body: z.string(),
+  /** Why a statement was rejected (it would leak the fix, or there was nothing to write from). */
+  reason: z.string().optional(),
+});
+export type Issue = z.infer<typeof Issue>;
+
+export const ExportRecord = z.object({
+  dataset: z.string(),
+  version: z.string(),
+  path: z.string(),
+  instances: z.number().int(),
+  createdAt: z.string(),
+});
+export type ExportRecord = z.infer<typeof ExportRecord>;
+
+/** Options that shape the candidates; a run keeps the ones it started with. */
+export const MutationSettings = z.object({
+  seed: z.number().int(),
+  limit: z.number().int().positive().nullable(),
+  operators: z.array(z.string()),
+});
+export type MutationSettings = z.infer<typeof MutationSettings>;

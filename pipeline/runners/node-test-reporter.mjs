@@ -1,0 +1,60 @@
+// A node:test reporter that writes one JSON line per test with its describe path, status,
+// duration and failure details. Loaded by the test runner process, so it is plain JavaScript.
+import { inspect } from 'node:util';
+
+const show = (value) => inspect(value, { depth: 6, breakLength: Infinity, maxArrayLength: 50, maxStringLength: 2000 });
+
+function failureOf(error) {
+  if (!error) return undefined;
+  // The runner wraps what the test threw; the cause is the real error.
+  const cause = typeof error.cause?.message === 'string' ? error.cause : error;
+  const failure = {
+    message: String(cause.message ?? error.message ?? cause),
+    name: cause.name,
+    stack: typeof cause.stack === 'string' ? cause.stack : undefined,
+    kind: error.failureType,
+  };
+  if ('expected' in cause || 'actual' in cause) {
+    failure.expected = show(cause.expected);
+    failure.actual = show(cause.actual);
+    failure.operator = cause.operator;
+  }
+  return failure;
+}
+
+export default async function* jsonLines(source) {
+  // Children are reported before their parents: a bucket per nesting level gathers them until
+  // the enclosing suite is reported and prefixes its name.
+  const buckets = new Map();
+  const bucketOf = (file, nesting) => {
+    const key = `${file}\0${nesting}`;
+    if (!buckets.has(key)) buckets.set(key, []);
+    return buckets.get(key);
+  };
+  for await (const event of source) {
+    if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
+    const { data } = event;
+    const file = data.file ?? '';
+    const children = bucketOf(file, data.nesting + 1).splice(0);
+    const own = bucketOf(file, data.nesting);
+    if (children.length > 0 || data.details?.type === 'suite') {
+      for (const child of children) own.push({ ...child, titlePath: [data.name, ...child.titlePath] });
+      // A suite that failed with no failing child broke in its own body or hooks.
+      if (event.type === 'test:fail' && !children.some((child) => child.status !== 'pass' && child.status !== 'skip')) {
+        own.push({ file, titlePath: [data.name, '(suite)'], status: 'error', durationMs: data.details?.duration_ms ?? 0, failure: failureOf(data.details?.error) });
+      }
+    } else {
+      const error = data.details?.error;
+      const status = data.skip !== undefined || data.todo !== undefined ? 'skip'
+        : event.type === 'test:pass' ? 'pass'
+        : error?.failureType === 'testTimeoutFailure' ? 'timeout'
+        : 'fail';
+      // A file that crashes on load is reported as a test named after the file itself.
+      const crashed = data.nesting === 0 && data.name === file;
+      own.push({ file, titlePath: crashed ? ['(file)'] : [data.name], status: crashed && status === 'fail' ? 'error' : status, durationMs: data.details?.duration_ms ?? 0, failure: failureOf(error) });
+    }
+    if (data.nesting === 0) {
+      for (const result of own.splice(0)) yield `${JSON.stringify(result)}\n`;
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { relative } from 'node:path';
+import { reporterPath } from '../paths.js';
+import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
+
+interface Line {
+  file: string;
+  titlePath: string[];
+  status: TestResult['status'];
+  durationMs: number;
+  failure?: Failure & { stack?: string };
+}
+
+/** Where in the test file the failure happened, from the first stack frame inside it. */
+function locate(stack: string | undefined, absoluteFile: string, file: string): Failure['location'] {
+  if (!stack) return undefined;
+  for (const match of stack.matchAll(/\(?(?:file:\/\/)?(\/[^():\s]+):(\d+):(\d+)\)?/g)) {
+    if (match[1] === absoluteFile) return { file, line: Number(match[2]), column: Number(match[3]) };
+  }
+  return undefined;
+}
+
+export const nodeTest: RunnerAdapter = {
+  name: 'node-test',
+  command({ files, reportFile, timeoutMs }) {
+    return {
+      file: process.execPath,
+      args: ['--test', `--test-reporter=${reporterPath('node-test-reporter.mjs')}`, `--test-reporter-destination=${reportFile}`, // A test's own timeout fires before the process is killed, so an async hang is reported as such.
+        `--test-timeout=${Math.floor(timeoutMs * 0.8)}`,
+        '--test-force-exit', ...files],
+    };
+  },
+  parse(report, root) {
+    const results = report
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line): TestResult => {
+        const parsed = JSON.parse(line) as Line;
+        const file = relative(root, parsed.file);
+        const failure = parsed.failure
+          ? Failure.parse({ ...parsed.failure, location: locate(parsed.failure.stack, parsed.file, file) })
+          : undefined;
+        return { id: testId(file, parsed.titlePath), file, titlePath: parsed.titlePath, status: parsed.status, durationMs: parsed.durationMs, ...(failure ? { failure } : {}) };
+      });
+    return withUniqueIds(results);
+  },
+};

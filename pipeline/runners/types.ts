@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+export const TestStatus = z.enum(['pass', 'fail', 'skip', 'error', 'timeout']);
+export type TestStatus = z.infer<typeof TestStatus>;
+
+export const Failure = z.object({
+  message: z.string(),
+  /** The error's class, e.g. AssertionError or TypeError. */
+  name: z.string().optional(),
+  /** Values as the runner printed them (JavaScript literal syntax where possible). */
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  /** The assertion that failed, e.g. strictEqual. */
+  operator: z.string().optional(),
+  stack: z.string().optional(),
+  location: z.object({ file: z.string(), line: z.number(), column: z.number() }).optional(),
+});
+export type Failure = z.infer<typeof Failure>;
+
+export const TestResult = z.object({
+  /** Stable and unique: file, describe path and title; duplicates get a ` #n` suffix. */
+  id: z.string(),
+  /** Repository-relative path of the test file. */
+  file: z.string(),
+  titlePath: z.array(z.string()),
+  status: TestStatus,
+  durationMs: z.number(),
+  failure: Failure.optional(),
+});
+export type TestResult = z.infer<typeof TestResult>;
+
+/** A process to start, relative to the sandbox's root. */
+export interface Command {
+  file: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export interface RunnerRequest {
+  /** Test files to run, repository-relative. */
+  files: string[];
+  /** Where the runner must write its machine-readable report (absolute, inside the sandbox). */
+  reportFile: string;
+  timeoutMs: number;
+}
+
+/** One test framework: how to call it, and how to read what it reports. */
+export interface RunnerAdapter {
+  name: string;
+  command(request: RunnerRequest): Command;
+  /** Per-test results from the report; `root` turns absolute paths repository-relative. */
+  parse(report: string, root: string): TestResult[];
+}
+
+/** Makes ids unique by numbering repeats in order: `a`, `a #2`, `a #3`. */
+export function withUniqueIds<T extends { id: string }>(results: T[]): T[] {
+  const seen = new Map<string, number>();
+  return results.map((result) => {
+    const count = (seen.get(result.id) ?? 0) + 1;
+    seen.set(result.id, count);
+    return count === 1 ? result : { ...result, id: `${result.id} #${count}` };
+  });
+}
+
+export function testId(file: string, titlePath: string[]): string {
+  return `${file}::${titlePath.join(' > ')}`;
+}

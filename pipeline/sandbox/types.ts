@@ -1,0 +1,19 @@
+import type { Command } from '../runners/types.js';
+
+export interface ExecResult {
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The end of the combined output, for error messages. */
+  outputTail: string;
+}
+
+/** A place where a repository's commands run, isolated from swesynth and from other candidates. */
+export interface Sandbox {
+  /** Absolute path of the repository root as commands inside the sandbox see it. */
+  readonly root: string;
+  exec(command: Command | string, options: { timeoutMs: number }): Promise<ExecResult>;
+  writeFile(path: string, text: string): Promise<void>;
+  readFile(path: string): Promise<string>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { cp, readFile, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { glob } from 'tinyglobby';
+import type { StageContext, StageResult } from './context.js';
+import { UserError } from './errors.js';
+import { commitAll, git } from './git.js';
+import { isGitUrl } from './profile.js';
+import { BaselineTest, Environment } from './records.js';
+import { runnerNamed } from './runners/index.js';
+import { runTests } from './runners/run-tests.js';
+import type { TestResult } from './runners/types.js';
+import { LocalSandbox } from './sandbox/local.js';
+
+/** A baseline run may take this long before the repository is refused as too slow or hanging. */
+const BASELINE_TIMEOUT_MS = 15 * 60_000;
+
+/** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
+async function materialize(ctx: StageContext, workspace: string): Promise<string> {
+  const { location, profile } = ctx;
+  await rm(workspace, { recursive: true, force: true });
+  const local = !isGitUrl(location);
+  if (local && !existsSync(location)) throw new UserError(`repository ${location} does not exist`, 'check the url in the repo profile');
+  if (!local || profile.commit) {
+    await git(dirname(workspace), ['clone', '--quiet', location, basename(workspace)]);
+    if (profile.commit) await git(workspace, ['checkout', '--quiet', '--detach', profile.commit]);
+    return git(workspace, ['rev-parse', 'HEAD']);
+  }
+  // A working tree is taken as it is, uncommitted changes included, and committed afresh.
+  await cp(location, workspace, {
+    recursive: true,
+    filter: (source) => !(dirname(source) === location && (basename(source) === 'node_modules' || basename(source) === '.git')),
+  });
+  return commitAll(workspace, 'base');
+}
+
+async function repoVersion(workspace: string): Promise<string> {
+  try {
+    return (JSON.parse(await readFile(join(workspace, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Classifies each test across the baseline runs. */
+export function classifyBaseline(runs: TestResult[][]): BaselineTest[] {
+  const ids = new Map<string, TestResult>();
+  for (const run of runs) for (const result of run) if (!ids.has(result.id)) ids.set(result.id, result);
+  return [...ids.values()].map((first) => {
+    const statuses = runs.map((run) => run.find((result) => result.id === first.id)?.status ?? 'missing');
+    const durations = runs.flatMap((run) => run.filter((result) => result.id === first.id).map((result) => result.durationMs));
+    const same = statuses.every((status) => status === statuses[0]);
+    const verdict = !same ? 'flaky' : statuses[0] === 'pass' ? 'stable' : statuses[0] === 'skip' ? 'skipped' : 'failing';
+    return {
+      id: first.id,
+      file: first.file,
+      titlePath: first.titlePath,
+      statuses,
+      verdict,
+      durationMs: durations.reduce((sum, duration) => sum + duration, 0) / Math.max(1, durations.length),
+    };
+  });
+}
+
+/**
+ * Setup: the repository into a workspace, installed and built, and a baseline of repeated test
+ * runs telling stable tests from flaky and failing ones.
+ */
+export async function setup(ctx: StageContext): Promise<StageResult> {
+  const done = ctx.store.stageSummary('setup');
+  if (done) return { stage: 'setup', alreadyDone: true, ...done };
+  const { profile, options, log } = ctx;
+  const workspace = join(ctx.runDir, 'workspace');
+
+  log.info(`setup: bringing ${profile.name} into ${workspace}`);
+  const baseCommit = await materialize(ctx, workspace);
+  const sandbox = LocalSandbox.at(workspace, profile.env);
+  for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
+    if (!command) continue;
+    log.info(`setup: ${step}: ${command}`);
+    const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
+    if (result.timedOut || result.exitCode !== 0) {
+      const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
+      throw new UserError(`${step} command "${command}" ${why}:\n${result.outputTail.trim()}`, `fix the ${step} command in the repo profile, or the repository`);
+    }
+  }
+
+  const testFiles = (await glob(profile.tests, { cwd: workspace, ignore: ['**/node_modules/**'] })).sort();
+  if (testFiles.length === 0) {
+    throw new UserError(`no test files in ${profile.name} match ${profile.tests.join(', ')}`, 'set "tests" in the repo profile to globs that find the test files');
+  }
+
+  const adapter = runnerNamed(profile.runner);
+  const runs: TestResult[][] = [];
+  let baselineMs = 0;
+  for (let i = 1; i <= options.baselineRuns; i++) {
+    log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${testFiles.length} test files)`);
+    const run = await runTests(sandbox, adapter, testFiles, BASELINE_TIMEOUT_MS);
+    if (run.kind === 'timeout') throw new UserError(`the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`, 'exclude hanging tests in the repo profile');
+    if (run.kind === 'no-tests') {
+      throw new UserError(`the ${adapter.name} runner reported no tests (exit code ${run.exitCode}):\n${run.outputTail.trim()}`, 'check the runner and test globs in the repo profile');
+    }
+    runs.push(run.results);
+    baselineMs = Math.max(baselineMs, run.durationMs);
+  }
+
+  const baseline = classifyBaseline(runs);
+  const count = (verdict: BaselineTest['verdict']) => baseline.filter((test) => test.verdict === verdict).length;
+  const summary = { tests: baseline.length, stable: count('stable'), flaky: count('flaky'), failing: count('failing'), skipped: count('skipped'), baselineMs: Math.round(baselineMs), baseCommit };
+  if (summary.stable === 0) {
+    throw new UserError(`the baseline has no passing test (${summary.tests} tests: ${summary.failing} failing, ${summary.flaky} flaky, ${summary.skipped} skipped)`, 'make the test suite pass on the chosen commit before generating tasks');
+  }
+  const environment: Environment = {
+    workspace,
+    baseCommit,
+    repoVersion: await repoVersion(workspace),
+    testFiles,
+    baselineRuns: options.baselineRuns,
+    baselineMs,
+    timeoutMs: Math.round(profile.timeouts.factor * baselineMs + profile.timeouts.minimumMs),
+  };
+  ctx.store.transaction(() => {
+    ctx.store.saveBaseline(baseline);
+    ctx.store.setMeta('environment', environment);
+    ctx.store.finishStage('setup', summary);
+  });
+  log.info(`setup: ${summary.tests} tests, ${summary.stable} stable, ${summary.flaky} flaky, ${summary.failing} failing; baseline ${(baselineMs / 1000).toFixed(1)} s`);
+  return { stage: 'setup', alreadyDone: false, ...summary };
+}
+
+export function environmentOf(ctx: StageContext): Environment {
+  const environment = ctx.store.getMeta('environment', Environment);
+  if (!environment) throw new UserError('this run has no environment yet', 'run `swesynth setup` (or `swesynth run`) first');
+  return environment;
+}

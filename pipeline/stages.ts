@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Logger, RunOptions, StageContext, StageResult } from './context.js';
+import { UserError } from './errors.js';
+import { exportDataset } from './export.js';
+import { issues } from './issues.js';
+import { mutate } from './mutate.js';
+import { resolveTarget, slugOf } from './profile.js';
+import { setup } from './setup.js';
+import { RunStore, type StageName } from './store.js';
+import { validate } from './validate.js';
+
+/** The stages in pipeline order; each reads the store records of the one before. */
+export const STAGES: ReadonlyArray<{ name: StageName; run: (ctx: StageContext) => Promise<StageResult> }> = [
+  { name: 'setup', run: setup },
+  { name: 'mutate', run: mutate },
+  { name: 'validate', run: validate },
+  { name: 'issues', run: issues },
+  { name: 'export', run: exportDataset },
+];
+
+export interface OpenRunOptions {
+  target: string;
+  runsDir: string;
+  runDir?: string;
+  fresh: boolean;
+  options: Omit<RunOptions, 'dataset'> & { dataset?: string };
+  log: Logger;
+}
+
+/** Opens (or, with `fresh`, restarts) the run of a target: its folder and its store. */
+export async function openRun({ target, runsDir, runDir, fresh, options, log }: OpenRunOptions): Promise<StageContext> {
+  const { profile, location } = resolveTarget(target);
+  const dir = resolve(runDir ?? join(runsDir, slugOf(profile)));
+  if (fresh && existsSync(dir)) await rm(dir, { recursive: true, force: true });
+  const store = new RunStore(join(dir, 'run.db'));
+  return { store, profile, location, runDir: dir, options: { ...options, dataset: options.dataset ?? slugOf(profile) }, log };
+}
+
+/** Refuses to run a stage before the ones it depends on. */
+export function requireEarlierStages(ctx: StageContext, stage: StageName, target: string): void {
+  for (const earlier of STAGES) {
+    if (earlier.name === stage) return;
+    if (!ctx.store.stageSummary(earlier.name)) {
+      throw new UserError(`the ${earlier.name} stage has not finished for this run`, `run \`swesynth ${earlier.name} ${target}\` first, or \`swesynth run ${target}\` for every stage`);
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { z } from 'zod';
+import {
+  BaselineTest,
+  Candidate,
+  ExportRecord,
+  FailedTest,
+  Issue,
+  Verdict,
+} from './records.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS stages (name TEXT PRIMARY KEY, finished_at TEXT NOT NULL, summary TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS baseline_tests (id TEXT PRIMARY KEY, verdict TEXT NOT NULL, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS candidates (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, operator TEXT NOT NULL, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS verdicts (candidate_id TEXT PRIMARY KEY REFERENCES candidates(id), status TEXT NOT NULL, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS failed_tests (candidate_id TEXT NOT NULL REFERENCES candidates(id), test_id TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (candidate_id, test_id));
+CREATE TABLE IF NOT EXISTS issues (candidate_id TEXT PRIMARY KEY REFERENCES candidates(id), status TEXT NOT NULL, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS exports (dataset TEXT NOT NULL, version TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (dataset, version));
+`;
+
+export type StageName = 'setup' | 'mutate' | 'validate' | 'issues' | 'export';
+
+export interface OperatorYield {
+  operator: string;
+  candidates: number;
+  validated: number;
+  kept: number;
+  /** kept / validated candidates (0 when none is validated yet). */
+  yield: number;
+}
+
+function parseAll<T>(schema: z.ZodType<T>, rows: Array<{ record: string }>): T[] {
+  return rows.map((row) => schema.parse(JSON.parse(row.record)));
+}
+
+/** The run store: one SQLite file per run. Every stage reads its inputs and writes its outputs here. */
+export class RunStore {
+  private readonly db: Database.Database;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.exec(SCHEMA);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  getMeta<T>(key: string, schema: z.ZodType<T>): T | undefined {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return row ? schema.parse(JSON.parse(row.value)) : undefined;
+  }
+
+  setMeta(key: string, value: unknown): void {
+    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
+  }
+
+  stageSummary(name: StageName): Record<string, unknown> | undefined {
+    const row = this.db.prepare('SELECT summary FROM stages WHERE name = ?').get(name) as { summary: string } | undefined;
+    return row ? (JSON.parse(row.summary) as Record<string, unknown>) : undefined;
+  }
+
+  finishStage(name: StageName, summary: Record<string, unknown>): void {
+    this.db
+      .prepare('INSERT INTO stages (name, finished_at, summary) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET finished_at = excluded.finished_at, summary = excluded.summary')
+      .run(name, new Date().toISOString(), JSON.stringify(summary));
+  }
+
+  /** Writes several things at once: all of them land, or none (a killed run loses nothing half-done). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  saveBaseline(tests: BaselineTest[]): void {
+    const insert = this.db.prepare('INSERT OR REPLACE INTO baseline_tests (id, verdict, record) VALUES (?, ?, ?)');
+    this.transaction(() => {
+      this.db.prepare('DELETE FROM baseline_tests').run();
+      for (const test of tests) insert.run(test.id, test.verdict, JSON.stringify(BaselineTest.parse(test)));
+    });
+  }
+
+  baseline(): BaselineTest[] {
+    return parseAll(BaselineTest, this.db.prepare('SELECT record FROM baseline_tests ORDER BY id').all() as Array<{ record: string }>);
+  }
+
+  saveCandidates(candidates: Candidate[]): void {
+    const insert = this.db.prepare('INSERT INTO candidates (id, operator, record) VALUES (?, ?, ?)');
+    this.transaction(() => {
+      for (const candidate of candidates) insert.run(candidate.id, candidate.operator, JSON.stringify(Candidate.parse(candidate)));
+    });
+  }
+
+  candidates(): Candidate[] {
+    return parseAll(Candidate, this.db.prepare('SELECT record FROM candidates ORDER BY seq').all() as Array<{ record: string }>);
+  }
+
+  /** Candidates with no verdict yet, in generation order. */
+  unvalidated(): Candidate[] {
+    const rows = this.db
+      .prepare('SELECT c.record FROM candidates c LEFT JOIN verdicts v ON v.candidate_id = c.id WHERE v.candidate_id IS NULL ORDER BY c.seq')
+      .all() as Array<{ record: string }>;
+    return parseAll(Candidate, rows);
+  }
+
+  /** A candidate's verdict and its failed tests, written together. */
+  saveVerdict(verdict: Verdict, failed: FailedTest[]): void {
+    const insertFailed = this.db.prepare('INSERT OR REPLACE INTO failed_tests (candidate_id, test_id, record) VALUES (?, ?, ?)');
+    this.transaction(() => {
+      this.db.prepare('INSERT INTO verdicts (candidate_id, status, record) VALUES (?, ?, ?)').run(verdict.candidateId, verdict.status, JSON.stringify(Verdict.parse(verdict)));
+      for (const test of failed) insertFailed.run(test.candidateId, test.testId, JSON.stringify(FailedTest.parse(test)));
+    });
+  }
+
+  verdicts(): Verdict[] {
+    const rows = this.db.prepare('SELECT v.record FROM verdicts v JOIN candidates c ON c.id = v.candidate_id ORDER BY c.seq').all() as Array<{ record: string }>;
+    return parseAll(Verdict, rows);
+  }
+
+  failedTests(candidateId: string): FailedTest[] {
+    return parseAll(FailedTest, this.db.prepare('SELECT record FROM failed_tests WHERE candidate_id = ? ORDER BY rowid').all(candidateId) as Array<{ record: string }>);
+  }
+
+  saveIssue(issue: Issue): void {
+    this.db.prepare('INSERT OR REPLACE INTO issues (candidate_id, status, record) VALUES (?, ?, ?)').run(issue.candidateId, issue.status, JSON.stringify(Issue.parse(issue)));
+  }
+
+  issues(): Issue[] {
+    const rows = this.db.prepare('SELECT i.record FROM issues i JOIN candidates c ON c.id = i.candidate_id ORDER BY c.seq').all() as Array<{ record: string }>;
+    return parseAll(Issue, rows);
+  }
+
+  saveExport(record: ExportRecord): void {
+    this.db.prepare('INSERT INTO exports (dataset, version, record) VALUES (?, ?, ?)').run(record.dataset, record.version, JSON.stringify(ExportRecord.parse(record)));
+  }
+
+  exports(): ExportRecord[] {
+    return parseAll(ExportRecord, this.db.prepare('SELECT record FROM exports ORDER BY rowid').all() as Array<{ record: string }>);
+  }
+
+  /** Candidates, verdicts and kept tasks per operator. */
+  yieldByOperator(): OperatorYield[] {
+    const rows = this.db
+      .prepare(
+        `SELECT c.operator AS operator, COUNT(*) AS candidates, COUNT(v.candidate_id) AS validated,
+                SUM(CASE WHEN v.status = 'kept' THEN 1 ELSE 0 END) AS kept
+         FROM candidates c LEFT JOIN verdicts v ON v.candidate_id = c.id
+         GROUP BY c.operator ORDER BY MIN(c.seq)`,
+      )
+      .all() as Array<{ operator: string; candidates: number; validated: number; kept: number }>;
+    return rows.map((row) => ({ ...row, yield: row.validated === 0 ? 0 : row.kept / row.validated }));
+  }
+
+  /** Verdict counts by status. */
+  verdictCounts(): Record<string, number> {
+    const rows = this.db.prepare('SELECT status, COUNT(*) AS n FROM verdicts GROUP BY status').all() as Array<{ status: string; n: number }>;
+    return Object.fromEntries(rows.map((row) => [row.status, row.n]));
+  }
+}

@@ -1,0 +1,132 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { applyEdit } from '../mutators/edits.js';
+import type { StageContext, StageResult } from './context.js';
+import { Progress } from './progress.js';
+import type { BaselineTest, Candidate, Environment, FailedTest, Verdict } from './records.js';
+import { runnerNamed } from './runners/index.js';
+import { runTests } from './runners/run-tests.js';
+import type { RunnerAdapter, TestResult } from './runners/types.js';
+import { LocalSandbox } from './sandbox/local.js';
+import { runConcurrently } from './scheduling/in-process.js';
+import { environmentOf } from './setup.js';
+
+interface Outcome {
+  verdict: Verdict;
+  failed: FailedTest[];
+}
+
+interface Judge {
+  environment: Environment;
+  adapter: RunnerAdapter;
+  stable: BaselineTest[];
+  originals: Map<string, string>;
+  sandboxes: string;
+  env: Record<string, string>;
+}
+
+/** A file that crashed on load reports one error instead of its tests; its tests inherit it. */
+function crashesByFile(results: TestResult[]): Map<string, TestResult> {
+  return new Map(results.filter((result) => result.titlePath[0] === '(file)').map((result) => [result.file, result]));
+}
+
+/** Runs one candidate in its own sandbox and decides whether it makes a task. */
+async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
+  const started = performance.now();
+  const original = ctx.originals.get(candidate.file)!;
+  const sandbox = await LocalSandbox.copyOf(ctx.environment.workspace, join(ctx.sandboxes, candidate.id), ctx.env);
+  const verdict = (status: Verdict['status'], extra: Partial<Verdict> = {}): Verdict => ({
+    candidateId: candidate.id,
+    status,
+    failToPass: [],
+    passToPass: [],
+    durationMs: Math.round(performance.now() - started),
+    validatedAt: new Date().toISOString(),
+    ...extra,
+  });
+  try {
+    await sandbox.writeFile(candidate.file, applyEdit(original, candidate.edit));
+    const run = await runTests(sandbox, ctx.adapter, ctx.environment.testFiles, ctx.environment.timeoutMs);
+    if (run.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${ctx.environment.timeoutMs} ms` }), failed: [] };
+    if (run.kind === 'no-tests') {
+      return { verdict: verdict('error', { detail: `runner reported no tests (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` }), failed: [] };
+    }
+
+    const results = new Map(run.results.map((result) => [result.id, result]));
+    const crashes = crashesByFile(run.results);
+    const failToPass: string[] = [];
+    const passToPass: string[] = [];
+    const failed: FailedTest[] = [];
+    for (const test of ctx.stable) {
+      const result = results.get(test.id);
+      if (result?.status === 'pass') {
+        passToPass.push(test.id);
+        continue;
+      }
+      if (result?.status === 'timeout') return { verdict: verdict('timeout', { detail: `${test.id} timed out` }), failed: [] };
+      // A stable test missing from the run is a failure: its file crashed before reporting it.
+      failToPass.push(test.id);
+      const failure = result?.failure ?? crashes.get(test.file)?.failure;
+      failed.push({ candidateId: candidate.id, testId: test.id, file: test.file, titlePath: test.titlePath, status: result?.status ?? 'missing', ...(failure ? { failure } : {}) });
+    }
+    if (failToPass.length === 0) return { verdict: verdict('survived'), failed: [] };
+    if (passToPass.length === 0) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
+
+    // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
+    await sandbox.writeFile(candidate.file, original);
+    const files = [...new Set(failed.map((test) => test.file))];
+    const fixed = await runTests(sandbox, ctx.adapter, files, ctx.environment.timeoutMs);
+    const passing = new Set(fixed.kind === 'results' ? fixed.results.filter((result) => result.status === 'pass').map((result) => result.id) : []);
+    const stillFailing = failToPass.filter((id) => !passing.has(id));
+    if (stillFailing.length > 0) {
+      return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: `still failing after the fix: ${stillFailing.slice(0, 5).join(', ')}` }), failed: [] };
+    }
+    return { verdict: verdict('kept', { failToPass, passToPass }), failed };
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+/**
+ * Validate: each candidate runs the test suite in its own sandbox; it is kept when a stable test
+ * fails, none times out, one still passes, and reverting it makes every failure pass again.
+ */
+export async function validate(ctx: StageContext): Promise<StageResult> {
+  const { store, profile, options, log } = ctx;
+  const done = store.stageSummary('validate');
+  if (done) return { stage: 'validate', alreadyDone: true, ...done };
+  if (!store.stageSummary('mutate')) throw new Error('validate needs the candidates of the mutate stage');
+
+  const environment = environmentOf(ctx);
+  const pending = store.unvalidated();
+  const total = store.candidates().length;
+  const originals = new Map<string, string>();
+  for (const file of new Set(pending.map((candidate) => candidate.file))) {
+    originals.set(file, await readFile(join(environment.workspace, file), 'utf8'));
+  }
+  const sandboxes = join(ctx.runDir, 'sandboxes');
+  // Sandboxes of a killed run are stale; their candidates have no verdict and run again.
+  await rm(sandboxes, { recursive: true, force: true });
+
+  const judgeContext: Judge = {
+    environment,
+    adapter: runnerNamed(profile.runner),
+    stable: store.baseline().filter((test) => test.verdict === 'stable'),
+    originals,
+    sandboxes,
+    env: profile.env,
+  };
+  if (pending.length < total) log.info(`validate: resuming, ${total - pending.length} of ${total} candidates already have a verdict`);
+  const progress = new Progress('validate', pending.length, options.progress);
+  await runConcurrently(pending, options.concurrency, (candidate) => judge(candidate, judgeContext), (_candidate, outcome) => {
+    store.saveVerdict(outcome.verdict, outcome.failed);
+    progress.tick(outcome.verdict.status);
+  });
+  await rm(sandboxes, { recursive: true, force: true });
+
+  const counts = store.verdictCounts();
+  const summary = { candidates: total, validatedNow: pending.length, verdicts: counts, kept: counts.kept ?? 0 };
+  store.finishStage('validate', summary);
+  log.info(`validate: ${summary.kept} of ${total} candidates kept (${Object.entries(counts).map(([status, n]) => `${status} ${n}`).join(', ')})`);
+  return { stage: 'validate', alreadyDone: false, ...summary };
+}
