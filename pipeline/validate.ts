@@ -52,6 +52,9 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
       return { verdict: verdict('error', { detail: `runner reported no tests (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` }), failed: [] };
     }
 
+    // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
+    const timedOut = run.results.find((result) => result.status === 'timeout');
+    if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
     const results = new Map(run.results.map((result) => [result.id, result]));
     const crashes = crashesByFile(run.results);
     const failToPass: string[] = [];
@@ -63,7 +66,6 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
         passToPass.push(test.id);
         continue;
       }
-      if (result?.status === 'timeout') return { verdict: verdict('timeout', { detail: `${test.id} timed out` }), failed: [] };
       // A stable test missing from the run is a failure: its file crashed before reporting it.
       failToPass.push(test.id);
       const failure = result?.failure ?? crashes.get(test.file)?.failure;

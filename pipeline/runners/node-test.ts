@@ -24,9 +24,15 @@ export const nodeTest: RunnerAdapter = {
   command({ files, reportFile, timeoutMs }) {
     return {
       file: process.execPath,
-      args: ['--test', `--test-reporter=${reporterPath('node-test-reporter.mjs')}`, `--test-reporter-destination=${reportFile}`, // A test's own timeout fires before the process is killed, so an async hang is reported as such.
+      args: [
+        '--test',
+        `--test-reporter=${reporterPath('node-test-reporter.mjs')}`,
+        `--test-reporter-destination=${reportFile}`,
+        // A test's own timeout fires before the process is killed, so an async hang is reported as such.
         `--test-timeout=${Math.floor(timeoutMs * 0.8)}`,
-        '--test-force-exit', ...files],
+        '--test-force-exit',
+        ...files,
+      ],
     };
   },
   parse(report, root) {

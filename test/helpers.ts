@@ -1,0 +1,25 @@
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const CLI = join(ROOT, 'dist', 'pipeline', 'cli.js');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
+export const EXAMPLE_PROFILE = join(ROOT, 'repos', 'swesynth__example.json');
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `swesynth-${prefix}-`));
+}
+
+/** A private copy of a fixture repository, so that tests can change it. */
+export function copyFixture(name: string): string {
+  const dir = join(tempDir(name), name);
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+/** Runs the built CLI; never throws on a non-zero exit. */
+export function swesynth(args: string[], options: { cwd?: string } = {}) {
+  return execa(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, reject: false, env: { NO_COLOR: '1' } });
+}
