@@ -55,7 +55,7 @@ export const VerdictStatus = z.enum([
   'no-pass',
   /** Reverting the mutant did not make every FAIL_TO_PASS test pass again. */
   'fix-failed',
-  /** The runner reported no test at all: an infrastructure failure, not a verdict on the mutant. */
+  /** The runner gave no usable report: an infrastructure failure, not a verdict on the mutant. */
   'error',
 ]);
 export type VerdictStatus = z.infer<typeof VerdictStatus>;

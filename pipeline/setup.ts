@@ -97,8 +97,8 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${testFiles.length} test files)`);
     const run = await runTests(sandbox, adapter, testFiles, BASELINE_TIMEOUT_MS);
     if (run.kind === 'timeout') throw new UserError(`the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`, 'exclude hanging tests in the repo profile');
-    if (run.kind === 'no-tests') {
-      throw new UserError(`the ${adapter.name} runner reported no tests (exit code ${run.exitCode}):\n${run.outputTail.trim()}`, 'check the runner and test globs in the repo profile');
+    if (run.kind === 'broken') {
+      throw new UserError(`${run.reason} (exit code ${run.exitCode}):\n${run.outputTail.trim()}`, 'check the runner and test globs in the repo profile');
     }
     runs.push(run.results);
     baselineMs = Math.max(baselineMs, run.durationMs);

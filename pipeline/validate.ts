@@ -48,8 +48,8 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     await sandbox.writeFile(candidate.file, applyEdit(original, candidate.edit));
     const run = await runTests(sandbox, ctx.adapter, ctx.environment.testFiles, ctx.environment.timeoutMs);
     if (run.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${ctx.environment.timeoutMs} ms` }), failed: [] };
-    if (run.kind === 'no-tests') {
-      return { verdict: verdict('error', { detail: `runner reported no tests (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` }), failed: [] };
+    if (run.kind === 'broken') {
+      return { verdict: verdict('error', { detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` }), failed: [] };
     }
 
     // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.

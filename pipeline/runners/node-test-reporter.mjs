@@ -57,4 +57,6 @@ export default async function* jsonLines(source) {
       for (const result of own.splice(0)) yield `${JSON.stringify(result)}\n`;
     }
   }
+  // Tells a complete report from one cut short by a process that exited early.
+  yield `${JSON.stringify({ end: true })}\n`;
 }

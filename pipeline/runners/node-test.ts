@@ -30,23 +30,22 @@ export const nodeTest: RunnerAdapter = {
         `--test-reporter-destination=${reportFile}`,
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.
         `--test-timeout=${Math.floor(timeoutMs * 0.8)}`,
-        '--test-force-exit',
         ...files,
       ],
     };
   },
   parse(report, root) {
-    const results = report
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line): TestResult => {
-        const parsed = JSON.parse(line) as Line;
+    const lines = report.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Line | { end: true });
+    const complete = lines.some((line) => 'end' in line);
+    const results = lines
+      .filter((line): line is Line => !('end' in line))
+      .map((parsed): TestResult => {
         const file = relative(root, parsed.file);
         const failure = parsed.failure
           ? Failure.parse({ ...parsed.failure, location: locate(parsed.failure.stack, parsed.file, file) })
           : undefined;
         return { id: testId(file, parsed.titlePath), file, titlePath: parsed.titlePath, status: parsed.status, durationMs: parsed.durationMs, ...(failure ? { failure } : {}) };
       });
-    return withUniqueIds(results);
+    return { results: withUniqueIds(results), complete };
   },
 };

@@ -7,8 +7,8 @@ import type { RunnerAdapter, TestResult } from './types.js';
 export type TestRun =
   | { kind: 'results'; results: TestResult[]; durationMs: number }
   | { kind: 'timeout'; durationMs: number }
-  /** The runner reported no test at all: an infrastructure problem, never a verdict. */
-  | { kind: 'no-tests'; durationMs: number; exitCode: number | null; outputTail: string };
+  /** No test reported, or a report cut short: an infrastructure problem, never a verdict. */
+  | { kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string };
 
 /** Runs `files` with the adapter inside the sandbox and reads back per-test results. */
 export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, files: string[], timeoutMs: number): Promise<TestRun> {
@@ -18,8 +18,10 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, files: 
     const exec = await sandbox.exec(adapter.command({ files, reportFile, timeoutMs }), { timeoutMs });
     if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };
     const report = await sandbox.readFile(reportName).catch(() => '');
-    const results = adapter.parse(report, sandbox.root);
-    if (results.length === 0) return { kind: 'no-tests', durationMs: exec.durationMs, exitCode: exec.exitCode, outputTail: exec.outputTail };
+    const { results, complete } = adapter.parse(report, sandbox.root);
+    const broken = (reason: string): TestRun => ({ kind: 'broken', reason, durationMs: exec.durationMs, exitCode: exec.exitCode, outputTail: exec.outputTail });
+    if (results.length === 0) return broken(`the ${adapter.name} runner reported no tests`);
+    if (!complete) return broken(`the ${adapter.name} runner exited before finishing its report`);
     return { kind: 'results', results, durationMs: exec.durationMs };
   } finally {
     await rm(reportFile, { force: true });

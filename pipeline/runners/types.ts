@@ -48,8 +48,11 @@ export interface RunnerRequest {
 export interface RunnerAdapter {
   name: string;
   command(request: RunnerRequest): Command;
-  /** Per-test results from the report; `root` turns absolute paths repository-relative. */
-  parse(report: string, root: string): TestResult[];
+  /**
+   * Per-test results from the report; `root` turns absolute paths repository-relative. A report
+   * the runner did not finish writing is not complete, and is never read as a verdict.
+   */
+  parse(report: string, root: string): { results: TestResult[]; complete: boolean };
 }
 
 /** Makes ids unique by numbering repeats in order: `a`, `a #2`, `a #3`. */
