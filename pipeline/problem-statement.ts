@@ -151,16 +151,24 @@ function clip(value: string): string {
   return value.length > VALUE_LIMIT ? `${value.slice(0, VALUE_LIMIT)}…` : value;
 }
 
-/** What the failing statement checks: for `assert.x(subject, ...)`, the subject's code. */
+/** What the failing statement is about: the subject of `assert.x(subject, ...)`, or the code that threw. */
 function subjectOf(repro: Repro): { text: string; isCall: boolean } | null {
   const statement = repro.failing;
-  if (statement?.type !== 'ExpressionStatement' || statement.expression.type !== 'CallExpression') return null;
-  const call = statement.expression;
-  if (calleeName(call) !== 'assert') return null;
-  let subject = call.arguments[0];
-  if (!subject || subject.type === 'SpreadElement' || subject.type === 'ArgumentPlaceholder') return null;
-  // assert.throws(() => f(x)): the subject is the call inside the arrow.
-  if (subject.type === 'ArrowFunctionExpression' && subject.body.type !== 'BlockStatement') subject = subject.body;
+  let subject: Node | null | undefined = null;
+  if (statement?.type === 'ExpressionStatement') {
+    const expression = statement.expression.type === 'AwaitExpression' ? statement.expression.argument : statement.expression;
+    if (expression.type === 'CallExpression' && calleeName(expression) === 'assert') {
+      const first = expression.arguments[0];
+      subject = first && first.type !== 'SpreadElement' && first.type !== 'ArgumentPlaceholder' ? first : null;
+      // assert.throws(() => f(x)): the subject is the call inside the arrow.
+      if (subject?.type === 'ArrowFunctionExpression' && subject.body.type !== 'BlockStatement') subject = subject.body;
+    } else {
+      subject = expression;
+    }
+  } else if (statement?.type === 'VariableDeclaration') {
+    subject = statement.declarations[0]?.init;
+  }
+  if (!subject) return null;
   const text = repro.source.text.slice(subject.start!, subject.end!).replace(/\s+/g, ' ');
   return { text, isCall: subject.type === 'CallExpression' || subject.type === 'NewExpression' };
 }
@@ -169,7 +177,11 @@ function titleOf(test: FailedTest, repro: Repro | null): string {
   const failure = test.failure!;
   const subject = repro ? subjectOf(repro) : null;
   const shown = subject && subject.text.length <= 80 ? `\`${subject.text}\`` : 'the result';
-  if (failure.name && failure.name !== 'AssertionError') return `${subject?.isCall ? shown : 'Code'} throws ${failure.name}: ${clip(failure.message.split('\n')[0]!)}`;
+  if (failure.name && failure.name !== 'AssertionError') {
+    const who = subject?.isCall && subject.text.length <= 80 ? shown : repro ? 'This code' : 'The library';
+    const what = failure.message.startsWith(failure.name) ? failure.message : `${failure.name}: ${failure.message}`;
+    return `${who} throws ${clip(what.split('\n')[0]!)}`;
+  }
   if (failure.operator === 'throws' || /Missing expected exception/.test(failure.message)) return `${shown} does not throw`;
   if (failure.actual !== undefined && failure.expected !== undefined) {
     const verb = subject?.isCall ? 'returns' : 'is';
@@ -200,7 +212,8 @@ export function writeStatement(input: StatementInput): ProblemStatement {
   if (failure.expected !== undefined && failure.actual !== undefined) {
     parts.push(`Expected: \`${clip(failure.expected)}\``, '', `Actual: \`${clip(failure.actual)}\``, '');
   } else {
-    parts.push(`Error: \`${clip(`${failure.name ?? 'Error'}: ${failure.message.split('\n')[0]}`)}\``, '');
+    const what = failure.name && !failure.message.startsWith(failure.name) ? `${failure.name}: ${failure.message}` : failure.message;
+    parts.push(`Error: \`${clip(what.split('\n')[0]!)}\``, '');
   }
   const others = input.failed.length - 1;
   if (others > 0) parts.push(`${others} other check${others === 1 ? '' : 's'} in the test suite fail${others === 1 ? 's' : ''} as well.`, '');

@@ -22,7 +22,16 @@ function failureOf(error) {
   return failure;
 }
 
+const STDERR_LIMIT = 16_000;
+
+/** What a file that crashed wrote before dying names the error: its first error line. */
+function crashFailure(stderr, fallback) {
+  const line = stderr.split('\n').find((text) => /^(FATAL ERROR: |\w*Error\b)/.test(text));
+  return { ...fallback, message: line ?? fallback?.message ?? 'the test file crashed', stack: stderr || fallback?.stack };
+}
+
 export default async function* jsonLines(source) {
+  const stderr = new Map();
   // Children are reported before their parents: a bucket per nesting level gathers them until
   // the enclosing suite is reported and prefixes its name.
   const buckets = new Map();
@@ -32,6 +41,11 @@ export default async function* jsonLines(source) {
     return buckets.get(key);
   };
   for await (const event of source) {
+    if (event.type === 'test:stderr') {
+      const text = (stderr.get(event.data.file) ?? '') + event.data.message;
+      stderr.set(event.data.file, text.slice(0, STDERR_LIMIT));
+      continue;
+    }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { data } = event;
     const file = data.file ?? '';
@@ -49,9 +63,15 @@ export default async function* jsonLines(source) {
         : event.type === 'test:pass' ? 'pass'
         : error?.failureType === 'testTimeoutFailure' ? 'timeout'
         : 'fail';
-      // A file that crashes on load is reported as a test named after the file itself.
-      const crashed = data.nesting === 0 && data.name === file;
-      own.push({ file, titlePath: crashed ? ['(file)'] : [data.name], status: crashed && status === 'fail' ? 'error' : status, durationMs: data.details?.duration_ms ?? 0, failure: failureOf(error) });
+      // A file that crashes is reported as a test named after the file itself.
+      if (data.nesting === 0 && data.name === file) {
+        const failure = status === 'fail' ? crashFailure(stderr.get(file) ?? '', failureOf(error)) : failureOf(error);
+        // Running out of memory is how an endless loop that allocates ends: a hang, not a failure.
+        const hang = status === 'timeout' || /heap out of memory/.test(failure?.message ?? '');
+        own.push({ file, titlePath: ['(file)'], status: hang ? 'timeout' : status === 'fail' ? 'error' : status, durationMs: data.details?.duration_ms ?? 0, failure });
+      } else {
+        own.push({ file, titlePath: [data.name], status, durationMs: data.details?.duration_ms ?? 0, failure: failureOf(error) });
+      }
     }
     if (data.nesting === 0) {
       for (const result of own.splice(0)) yield `${JSON.stringify(result)}\n`;

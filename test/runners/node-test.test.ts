@@ -52,7 +52,7 @@ describe('node:test adapter', () => {
 
   it('reports a file that crashes on load as an error of the file, not as silence', async () => {
     const byId = await results(['test/crash.test.js', 'test/basic.test.js']);
-    expect(byId.get('test/crash.test.js::(file)')?.status).toBe('error');
+    expect(byId.get('test/crash.test.js::(file)')).toMatchObject({ status: 'error', failure: { message: 'Error: this file crashes while loading' } });
     expect([...byId.keys()].some((id) => id.includes('is never reached'))).toBe(false);
   });
 
@@ -69,6 +69,17 @@ describe('node:test adapter', () => {
     const timedOut = run.kind === 'timeout' || (run.kind === 'results' && run.results.some((result) => result.status === 'timeout'));
     expect(timedOut).toBe(true);
     expect(performance.now() - started).toBeLessThan(4_000);
+  });
+
+  it('reports a file that runs out of memory as a hang', async () => {
+    const run = await runTests(LocalSandbox.at(fixture, { NODE_OPTIONS: '--max-old-space-size=32' }), nodeTest, ['hangs/out-of-memory.test.js'], 20_000);
+    expect(run.kind === 'results' && run.results.map((result) => [result.id, result.status])).toEqual([['hangs/out-of-memory.test.js::(file)', 'timeout']]);
+  });
+
+  it('tells a report cut short from a complete one', () => {
+    const line = JSON.stringify({ file: `${fixture}/test/a.test.js`, titlePath: ['a'], status: 'pass', durationMs: 1 });
+    expect(nodeTest.parse(`${line}\n`, fixture).complete).toBe(false);
+    expect(nodeTest.parse(`${line}\n{"end":true}\n`, fixture)).toMatchObject({ complete: true, results: [{ id: 'test/a.test.js::a', status: 'pass' }] });
   });
 
   it('calls a run in which no test was reported an infrastructure problem', async () => {

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { writeStatement } from '../../pipeline/problem-statement.js';
+import type { FailedTest } from '../../pipeline/records.js';
+
+const TEST_FILE = `import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { clamp, unused } from '../src/math.js';
+
+describe('clamp', () => {
+  const limits = [0, 10];
+  it('returns the upper bound for values above it', () => {
+    const [low, high] = limits;
+    assert.equal(clamp(15, low, high), 10);
+  });
+  it('rejects an empty range with a clear error', () => {
+    clamp(1, 5, 0);
+  });
+});
+`;
+
+function failed(line: number, failure: Partial<FailedTest['failure']> & { message: string }, title = 'returns the upper bound for values above it'): FailedTest {
+  return {
+    candidateId: 'c1',
+    testId: `test/math.test.js::clamp > ${title}`,
+    file: 'test/math.test.js',
+    titlePath: ['clamp', title],
+    status: 'fail',
+    failure: { location: { file: 'test/math.test.js', line, column: 12 }, ...failure },
+  };
+}
+
+const read = (file: string) => (file === 'test/math.test.js' ? TEST_FILE : undefined);
+
+describe('problem statements', () => {
+  it('say what the call returned against what was expected, with a repro from the test body and its fixtures', () => {
+    const statement = writeStatement({
+      failed: [failed(9, { message: 'Expected values to be strictly equal', name: 'AssertionError', expected: '10', actual: '0', operator: 'strictEqual' })],
+      readTest: read,
+      forbidden: [],
+    });
+    expect(statement).toEqual({
+      title: '`clamp(15, low, high)` returns `0` instead of `10`',
+      body: [
+        '`clamp(15, low, high)` returns `0` instead of `10`.',
+        '',
+        'To reproduce:',
+        '',
+        '```js',
+        "import assert from 'node:assert/strict';",
+        "import { clamp } from './src/math.js';",
+        '',
+        'const limits = [0, 10];',
+        '',
+        'const [low, high] = limits;',
+        'assert.equal(clamp(15, low, high), 10);',
+        '```',
+        '',
+        'Expected: `10`',
+        '',
+        'Actual: `0`',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('name the call that threw and the error', () => {
+    const statement = writeStatement({ failed: [failed(12, { message: 'empty range', name: 'RangeError' }, 'rejects an empty range with a clear error')], readTest: read, forbidden: [] });
+    expect(statement).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
+  });
+
+  it('are rejected when they would reveal a forbidden text (a test title, a test file, a changed line), in any case', () => {
+    const failure = failed(9, { message: 'x', name: 'AssertionError', expected: '10', actual: '0' });
+    const forbidden = ['returns the upper bound for values above it', 'test/math.test.js', 'math.test.js'];
+    expect(writeStatement({ failed: [failure], readTest: read, forbidden })).toHaveProperty('title');
+    for (const secret of ['  const [low, high] = limits;', 'CLAMP(15, LOW, HIGH)']) {
+      expect(writeStatement({ failed: [failure], readTest: read, forbidden: [...forbidden, secret] })).toEqual({ rejected: `the statement would reveal "${secret.trim()}"` });
+    }
+  });
+
+  it('are rejected when no failing test said what went wrong', () => {
+    expect(writeStatement({ failed: [{ ...failed(9, { message: 'x' }), failure: undefined }], readTest: read, forbidden: [] })).toEqual({
+      rejected: 'no failing test reported any failure details',
+    });
+  });
+});
