@@ -1,5 +1,6 @@
-import type { Node } from '@babel/types';
-import type { Edit, SourceFile } from './types.js';
+import type { BinaryExpression, LogicalExpression, Node } from '@babel/types';
+import { nodesOf } from './units.js';
+import type { Edit, SourceFile, Unit } from './types.js';
 
 export function textOf(file: SourceFile, node: Node): string {
   return file.text.slice(node.start!, node.end!);
@@ -42,4 +43,21 @@ export function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
   return line;
+}
+
+/**
+ * One edit per binary or logical expression of the unit whose operator is in `table`, swapping it
+ * for the operator the table gives; `accept` can pass over expressions where the swap is pointless.
+ */
+export function* swapOperators(
+  unit: Unit,
+  file: SourceFile,
+  table: Readonly<Record<string, string>>,
+  accept: (node: BinaryExpression | LogicalExpression) => boolean = () => true,
+): Generator<Edit> {
+  for (const { node } of nodesOf(unit)) {
+    if (node.type !== 'BinaryExpression' && node.type !== 'LogicalExpression') continue;
+    const to = table[node.operator];
+    if (to && node.left.type !== 'PrivateName' && accept(node)) yield replaceOperator(file, node.left, node.right, node.operator, to);
+  }
 }

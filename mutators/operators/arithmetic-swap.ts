@@ -1,5 +1,5 @@
 import type { Node } from '@babel/types';
-import { replaceOperator } from '../edits.js';
+import { replaceOperator, swapOperators } from '../edits.js';
 import { nodesOf } from '../units.js';
 import type { Operator } from '../types.js';
 
@@ -14,21 +14,18 @@ export const arithmeticSwap: Operator = {
   name: 'arithmetic-swap',
   family: 'arithmetic',
   description: 'Swaps an arithmetic operator (`+`/`-`, `*`/`/`, `%` to `*`), in expressions, compound assignments and `++`/`--`.',
-  *sites(unit, file) {
+  sites(unit, file) {
+    const edits = [...swapOperators(unit, file, SWAPPED, (node) => !isText(node.left) && !isText(node.right))];
     for (const { node } of nodesOf(unit)) {
-      if (node.type === 'BinaryExpression' && node.left.type !== 'PrivateName') {
-        const to = SWAPPED[node.operator];
-        if (to && !isText(node.left) && !isText(node.right)) yield replaceOperator(file, node.left, node.right, node.operator, to);
-      } else if (node.type === 'AssignmentExpression') {
+      if (node.type === 'AssignmentExpression') {
         const to = SWAPPED[node.operator.slice(0, -1)];
-        if (node.operator.length === 2 && to && !isText(node.right)) {
-          yield replaceOperator(file, node.left, node.right, node.operator, `${to}=`);
-        }
+        if (node.operator.length === 2 && to && !isText(node.right)) edits.push(replaceOperator(file, node.left, node.right, node.operator, `${to}=`));
       } else if (node.type === 'UpdateExpression') {
         const start = node.prefix ? node.start! : node.argument.end!;
         const at = file.text.indexOf(node.operator, start);
-        yield { start: at, end: at + 2, replacement: node.operator === '++' ? '--' : '++' };
+        edits.push({ start: at, end: at + 2, replacement: node.operator === '++' ? '--' : '++' });
       }
     }
+    return edits.sort((a, b) => a.start - b.start);
   },
 };

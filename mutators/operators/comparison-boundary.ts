@@ -1,5 +1,4 @@
-import { replaceOperator } from '../edits.js';
-import { nodesOf } from '../units.js';
+import { swapOperators } from '../edits.js';
 import type { Operator } from '../types.js';
 
 const BOUNDARY: Record<string, string> = { '<': '<=', '<=': '<', '>': '>=', '>=': '>' };
@@ -8,11 +7,5 @@ export const comparisonBoundary: Operator = {
   name: 'comparison-boundary',
   family: 'boundary',
   description: 'Moves a comparison boundary by one: `<` becomes `<=`, `>=` becomes `>`, and so on (off-by-one bugs).',
-  *sites(unit, file) {
-    for (const { node } of nodesOf(unit)) {
-      if (node.type !== 'BinaryExpression') continue;
-      const to = BOUNDARY[node.operator];
-      if (to) yield replaceOperator(file, node.left, node.right, node.operator, to);
-    }
-  },
+  sites: (unit, file) => swapOperators(unit, file, BOUNDARY),
 };

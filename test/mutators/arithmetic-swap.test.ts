@@ -3,10 +3,10 @@ import { arithmeticSwap } from '../../mutators/operators/arithmetic-swap.js';
 import { mutate } from './helpers.js';
 
 describe('arithmetic-swap', () => {
-  it('swaps binary operators, compound assignments and increments', () => {
+  it('swaps binary operators, compound assignments and increments, in source order', () => {
     expect(mutate(arithmeticSwap, 'function f(a, b) { let t = a * b - 1; t += a % b; t++; return t; }')).toEqual([
-      'function f(a, b) { let t = a * b + 1; t += a % b; t++; return t; }',
       'function f(a, b) { let t = a / b - 1; t += a % b; t++; return t; }',
+      'function f(a, b) { let t = a * b + 1; t += a % b; t++; return t; }',
       'function f(a, b) { let t = a * b - 1; t -= a % b; t++; return t; }',
       'function f(a, b) { let t = a * b - 1; t += a * b; t++; return t; }',
       'function f(a, b) { let t = a * b - 1; t += a % b; t--; return t; }',
