@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger, StageContext, StageResult } from './context.js';
-import { DEFAULTS, loadConfig } from './config.js';
+import { CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
 import { UserError } from './errors.js';
 import { exportDataset } from './export.js';
 import { openRun, requireEarlierStages, STAGES } from './stages.js';
@@ -76,7 +76,7 @@ function withRunOptions(command: Command): Command {
     .option('--run-dir <dir>', 'folder of this run (store, workspace); default .swesynth/runs/<owner>__<name>')
     .option('--fresh', 'discard this repository\'s earlier run and start over')
     .option('--json', 'print a machine-readable summary on stdout')
-    .option('--config <file>', `settings file (default ./${'swesynth.config.json'} when present)`)
+    .option('--config <file>', `settings file (default ./${CONFIG_FILE} when present)`)
     .option('--concurrency <n>', `candidates validated at once (default ${DEFAULTS.concurrency}, the CPU count)`, integer(1))
     .option('--seed <n>', `seed for sampling candidates (default ${DEFAULTS.seed})`, integer(0))
     .option('--limit <n>', 'validate at most n candidates, sampled by seed (default: all)', integer(1))

@@ -61,7 +61,7 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
         environment_setup_commit: environment.baseCommit,
         patch: candidate.fixPatch,
         test_patch: '',
-        problem_statement: `${statement.body}`,
+        problem_statement: statement.body,
         hints_text: '',
         FAIL_TO_PASS: JSON.stringify(verdict.failToPass),
         PASS_TO_PASS: JSON.stringify(verdict.passToPass),

@@ -44,11 +44,13 @@ async function repoVersion(workspace: string): Promise<string> {
 
 /** Classifies each test across the baseline runs. */
 export function classifyBaseline(runs: TestResult[][]): BaselineTest[] {
-  const ids = new Map<string, TestResult>();
-  for (const run of runs) for (const result of run) if (!ids.has(result.id)) ids.set(result.id, result);
-  return [...ids.values()].map((first) => {
-    const statuses = runs.map((run) => run.find((result) => result.id === first.id)?.status ?? 'missing');
-    const durations = runs.flatMap((run) => run.filter((result) => result.id === first.id).map((result) => result.durationMs));
+  const byRun = runs.map((run) => new Map(run.map((result) => [result.id, result])));
+  const firstSeen = new Map<string, TestResult>();
+  for (const run of runs) for (const result of run) if (!firstSeen.has(result.id)) firstSeen.set(result.id, result);
+  return [...firstSeen.values()].map((first) => {
+    const seen = byRun.map((run) => run.get(first.id));
+    const statuses = seen.map((result) => result?.status ?? 'missing');
+    const durations = seen.flatMap((result) => (result ? [result.durationMs] : []));
     const same = statuses.every((status) => status === statuses[0]);
     const verdict = !same ? 'flaky' : statuses[0] === 'pass' ? 'stable' : statuses[0] === 'skip' ? 'skipped' : 'failing';
     return {
