@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { UserError } from './errors.js';
+import { RUNNER_NAMES } from './runners/types.js';
 
 /** How to obtain, install and test one repository. Written by hand or by `init`, reviewed by the user. */
 export const RepoProfile = z
@@ -15,7 +16,13 @@ export const RepoProfile = z
     packageManager: z.enum(['npm', 'pnpm', 'yarn', 'none']).default('npm'),
     install: z.string().nullable().default(null),
     build: z.string().nullable().default(null),
-    runner: z.enum(['node-test']).default('node-test'),
+    /** The tests run on built output: the build runs again before every candidate's tests. */
+    buildBeforeTests: z.boolean().default(false),
+    runner: z.enum(RUNNER_NAMES).default('node-test'),
+    /** Extra arguments for the runner, e.g. a config file or an exclusion. */
+    runnerArgs: z.array(z.string()).default([]),
+    /** Below this share of stable-passing tests the repository is refused. */
+    minPassShare: z.number().min(0).max(1).default(0.8),
     source: z
       .object({
         include: z.array(z.string()).min(1).default(['src/**/*.{js,mjs,cjs,ts,mts,cts,jsx,tsx}', 'lib/**/*.{js,mjs,cjs,ts,mts,cts}']),

@@ -55,6 +55,8 @@ export const VerdictStatus = z.enum([
   'no-pass',
   /** Reverting the mutant did not make every FAIL_TO_PASS test pass again. */
   'fix-failed',
+  /** The tests run on built output and the build rejected the mutant. */
+  'build-failed',
   /** The runner gave no usable report: an infrastructure failure, not a verdict on the mutant. */
   'error',
 ]);

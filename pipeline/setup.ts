@@ -97,7 +97,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   let baselineMs = 0;
   for (let i = 1; i <= options.baselineRuns; i++) {
     log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${testFiles.length} test files)`);
-    const run = await runTests(sandbox, adapter, testFiles, BASELINE_TIMEOUT_MS);
+    const run = await runTests(sandbox, adapter, { testFiles, args: profile.runnerArgs, timeoutMs: BASELINE_TIMEOUT_MS });
     if (run.kind === 'timeout') throw new UserError(`the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`, 'exclude hanging tests in the repo profile');
     if (run.kind === 'broken') {
       throw new UserError(`${run.reason} (exit code ${run.exitCode}):\n${run.outputTail.trim()}`, 'check the runner and test globs in the repo profile');
@@ -109,8 +109,16 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   const baseline = classifyBaseline(runs);
   const count = (verdict: BaselineTest['verdict']) => baseline.filter((test) => test.verdict === verdict).length;
   const summary = { tests: baseline.length, stable: count('stable'), flaky: count('flaky'), failing: count('failing'), skipped: count('skipped'), baselineMs: Math.round(baselineMs), baseCommit };
+  const figures = `${summary.tests} tests: ${summary.stable} passing, ${summary.failing} failing, ${summary.flaky} flaky, ${summary.skipped} skipped`;
   if (summary.stable === 0) {
-    throw new UserError(`the baseline has no passing test (${summary.tests} tests: ${summary.failing} failing, ${summary.flaky} flaky, ${summary.skipped} skipped)`, 'make the test suite pass on the chosen commit before generating tasks');
+    throw new UserError(`the baseline has no passing test (${figures})`, 'make the test suite pass on the chosen commit before generating tasks');
+  }
+  const share = summary.stable / Math.max(1, summary.tests - summary.skipped);
+  if (share < profile.minPassShare) {
+    throw new UserError(
+      `only ${(share * 100).toFixed(1)}% of the tests pass at baseline, below the required ${(profile.minPassShare * 100).toFixed(0)}% (${figures})`,
+      'check the install and runner settings in the repo profile, or lower "minPassShare" there',
+    );
   }
   const environment: Environment = {
     workspace,

@@ -5,9 +5,10 @@ import type { StageContext, StageResult } from './context.js';
 import { Progress } from './progress.js';
 import type { BaselineTest, Candidate, Environment, FailedTest, Verdict } from './records.js';
 import { runnerNamed } from './runners/index.js';
-import { runTests } from './runners/run-tests.js';
+import { runTests, type TestRequest } from './runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from './runners/types.js';
 import { LocalSandbox } from './sandbox/local.js';
+import type { Sandbox } from './sandbox/types.js';
 import { runConcurrently } from './scheduling/in-process.js';
 import { environmentOf } from './setup.js';
 
@@ -19,6 +20,9 @@ interface Outcome {
 interface Judge {
   environment: Environment;
   adapter: RunnerAdapter;
+  request: Omit<TestRequest, 'timeoutMs'>;
+  /** Runs the build when the tests use built output; says why it failed, or nothing. */
+  rebuild(sandbox: Sandbox): Promise<string | undefined>;
   stable: BaselineTest[];
   originals: Map<string, string>;
   sandboxes: string;
@@ -46,7 +50,9 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   });
   try {
     await sandbox.writeFile(candidate.file, applyEdit(original, candidate.edit));
-    const run = await runTests(sandbox, ctx.adapter, ctx.environment.testFiles, ctx.environment.timeoutMs);
+    const built = await ctx.rebuild(sandbox);
+    if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
+    const run = await runTests(sandbox, ctx.adapter, { ...ctx.request, timeoutMs: ctx.environment.timeoutMs });
     if (run.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${ctx.environment.timeoutMs} ms` }), failed: [] };
     if (run.kind === 'broken') {
       return { verdict: verdict('error', { detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` }), failed: [] };
@@ -76,8 +82,10 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
 
     // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
     await sandbox.writeFile(candidate.file, original);
-    const files = [...new Set(failed.map((test) => test.file))];
-    const fixed = await runTests(sandbox, ctx.adapter, files, ctx.environment.timeoutMs);
+    const rebuilt = await ctx.rebuild(sandbox);
+    if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
+    const only = [...new Set(failed.map((test) => test.file))];
+    const fixed = await runTests(sandbox, ctx.adapter, { ...ctx.request, only, timeoutMs: ctx.environment.timeoutMs });
     const passing = new Set(fixed.kind === 'results' ? fixed.results.filter((result) => result.status === 'pass').map((result) => result.id) : []);
     const stillFailing = failToPass.filter((id) => !passing.has(id));
     if (stillFailing.length > 0) {
@@ -110,9 +118,16 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
   // Sandboxes of a killed run are stale; their candidates have no verdict and run again.
   await rm(sandboxes, { recursive: true, force: true });
 
+  const build = profile.buildBeforeTests ? profile.build : null;
   const judgeContext: Judge = {
     environment,
     adapter: runnerNamed(profile.runner),
+    request: { testFiles: environment.testFiles, args: profile.runnerArgs },
+    async rebuild(sandbox) {
+      if (!build) return undefined;
+      const result = await sandbox.exec(build, { timeoutMs: profile.timeouts.installMs });
+      return result.timedOut || result.exitCode !== 0 ? `build failed: ${result.outputTail.slice(-500)}` : undefined;
+    },
     stable: store.baseline().filter((test) => test.verdict === 'stable'),
     originals,
     sandboxes,

@@ -21,7 +21,7 @@ function locate(stack: string | undefined, absoluteFile: string, file: string): 
 
 export const nodeTest: RunnerAdapter = {
   name: 'node-test',
-  command({ files, reportFile, timeoutMs }) {
+  command({ testFiles, only, args, reportFile, timeoutMs }) {
     return {
       file: process.execPath,
       args: [
@@ -30,7 +30,9 @@ export const nodeTest: RunnerAdapter = {
         `--test-reporter-destination=${reportFile}`,
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.
         `--test-timeout=${Math.floor(timeoutMs * 0.8)}`,
-        ...files,
+        ...args,
+        // Node 20's runner does not expand globs: it is given the files.
+        ...(only ?? testFiles),
       ],
     };
   },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sandbox } from '../sandbox/types.js';
-import type { RunnerAdapter, TestResult } from './types.js';
+import type { RunnerAdapter, RunnerRequest, TestResult } from './types.js';
 
 export type TestRun =
   | { kind: 'results'; results: TestResult[]; durationMs: number }
@@ -10,12 +10,14 @@ export type TestRun =
   /** No test reported, or a report cut short: an infrastructure problem, never a verdict. */
   | { kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string };
 
-/** Runs `files` with the adapter inside the sandbox and reads back per-test results. */
-export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, files: string[], timeoutMs: number): Promise<TestRun> {
+export type TestRequest = Omit<RunnerRequest, 'reportFile'>;
+
+/** Runs the tests with the adapter inside the sandbox and reads back per-test results. */
+export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request: TestRequest): Promise<TestRun> {
   const reportName = `.swesynth-report-${randomUUID()}.jsonl`;
   const reportFile = join(sandbox.root, reportName);
   try {
-    const exec = await sandbox.exec(adapter.command({ files, reportFile, timeoutMs }), { timeoutMs });
+    const exec = await sandbox.exec(adapter.command({ ...request, reportFile }), { timeoutMs: request.timeoutMs });
     if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };
     const report = await sandbox.readFile(reportName).catch(() => '');
     const { results, complete } = adapter.parse(report, sandbox.root);

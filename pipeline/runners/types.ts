@@ -29,24 +29,33 @@ export const TestResult = z.object({
 });
 export type TestResult = z.infer<typeof TestResult>;
 
-/** A process to start, relative to the sandbox's root. */
+/** A process to start in the sandbox's root. */
 export interface Command {
   file: string;
   args: string[];
   env?: Record<string, string>;
+  /** Write the process's standard output to this file (for runners that report on stdout). */
+  stdoutFile?: string;
 }
 
 export interface RunnerRequest {
-  /** Test files to run, repository-relative. */
-  files: string[];
-  /** Where the runner must write its machine-readable report (absolute, inside the sandbox). */
+  /** The repository's test files, repository-relative. */
+  testFiles: string[];
+  /** Run only these test files; undefined runs the whole suite. */
+  only?: string[];
+  /** Extra runner arguments from the repo profile (a config file, an exclusion). */
+  args: string[];
+  /** Where the runner's machine-readable report goes (absolute, inside the sandbox). */
   reportFile: string;
   timeoutMs: number;
 }
 
+export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava'] as const;
+export type RunnerName = (typeof RUNNER_NAMES)[number];
+
 /** One test framework: how to call it, and how to read what it reports. */
 export interface RunnerAdapter {
-  name: string;
+  name: RunnerName;
   command(request: RunnerRequest): Command;
   /**
    * Per-test results from the report; `root` turns absolute paths repository-relative. A report

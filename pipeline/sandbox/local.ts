@@ -62,6 +62,7 @@ export class LocalSandbox implements Sandbox {
       reject: false,
       all: true,
       stdin: 'ignore',
+      ...(!shell && command.stdoutFile ? { stdout: { file: command.stdoutFile } } : {}),
       stripFinalNewline: false,
     });
     let timedOut = false;

@@ -36,7 +36,7 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const out = tempDir('out');
     const result = await swesynth(['run', join(FIXTURES, 'failing-baseline'), '--run-dir', join(tempDir('run'), 'run'), '--out', out]);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('the baseline has no passing test (1 tests: 1 failing, 0 flaky, 0 skipped)');
+    expect(result.stderr).toContain('the baseline has no passing test (1 tests: 0 passing, 1 failing, 0 flaky, 0 skipped)');
     expect(listing(out)).toEqual([]);
   });
 

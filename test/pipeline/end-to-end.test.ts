@@ -33,7 +33,7 @@ async function apply(dir: string, patch: string): Promise<void> {
 
 async function passingTests(dir: string): Promise<Set<string>> {
   const files = ['test/cart.test.js', 'test/collections.test.js', 'test/math.test.js', 'test/strings.test.js'];
-  const run = await runTests(LocalSandbox.at(dir), nodeTest, files, 60_000);
+  const run = await runTests(LocalSandbox.at(dir), nodeTest, { testFiles: files, args: [], timeoutMs: 60_000 });
   if (run.kind !== 'results') throw new Error(`test run ended with ${run.kind}`);
   return new Set(run.results.filter((result) => result.status === 'pass').map((result) => result.id));
 }

@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runnerNamed } from '../../pipeline/runners/index.js';
+import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
+import type { RunnerName, TestResult } from '../../pipeline/runners/types.js';
+import { LocalSandbox } from '../../pipeline/sandbox/local.js';
+import { FIXTURES } from '../helpers.js';
+
+/**
+ * Every runner adapter passes the same contract, on a fixture repository of its own with the
+ * real runner installed (test/fixtures/<runner>). Each fixture has:
+ * - a basic file: suite "math" with "adds" (passes, through a TypeScript source), "fails on
+ *   purpose" (expects 3, gets 2), "is skipped", a nested suite "nested" with "throws a
+ *   TypeError"; suite "strings" with "adds" (the same title in another suite); and, where the
+ *   runner allows it, "repeats a title" twice in "math" (the first passes, the second fails);
+ * - a file that throws while loading;
+ * - a file with a test that never finishes.
+ */
+interface ContractCase {
+  runner: RunnerName;
+  fixture: string;
+  args: string[];
+  basic: string;
+  crash: string;
+  hang: string;
+  ids: {
+    adds: string;
+    otherAdds: string;
+    failing: string;
+    skipped: string;
+    typeError: string;
+    /** The two tests with the same title in one suite, or null where the runner forbids it. */
+    repeated: [string, string] | null;
+  };
+}
+
+const CASES: ContractCase[] = [
+  {
+    runner: 'node-test',
+    fixture: 'node-test',
+    args: ['--import', 'tsx'],
+    basic: 'test/basic.test.js',
+    crash: 'test/crash.test.js',
+    hang: 'test/hang.test.js',
+    ids: {
+      adds: 'test/basic.test.js::math > adds',
+      otherAdds: 'test/basic.test.js::strings > adds',
+      failing: 'test/basic.test.js::math > fails on purpose',
+      skipped: 'test/basic.test.js::math > is skipped',
+      typeError: 'test/basic.test.js::math > nested > throws a TypeError',
+      repeated: ['test/basic.test.js::math > repeats a title', 'test/basic.test.js::math > repeats a title #2'],
+    },
+  },
+];
+
+describe.each(CASES)('the $runner adapter', (contract) => {
+  const adapter = runnerNamed(contract.runner);
+  const sandbox = LocalSandbox.at(join(FIXTURES, contract.fixture));
+  const run = (files: string[], timeoutMs = 30_000): Promise<TestRun> =>
+    runTests(sandbox, adapter, { testFiles: [contract.basic, contract.crash, contract.hang], only: files, args: contract.args, timeoutMs });
+  const results = async (files: string[]): Promise<Map<string, TestResult>> => {
+    const outcome = await run(files);
+    if (outcome.kind !== 'results') throw new Error(`expected results, got ${JSON.stringify(outcome)}`);
+    return new Map(outcome.results.map((result) => [result.id, result]));
+  };
+
+  it('reports passing, failing and skipped tests with stable ids, describe paths and durations', async () => {
+    const byId = await results([contract.basic]);
+    expect(byId.get(contract.ids.adds)).toMatchObject({ status: 'pass', file: contract.basic });
+    expect(byId.get(contract.ids.failing)?.status).toBe('fail');
+    expect(byId.get(contract.ids.skipped)?.status).toBe('skip');
+    expect(byId.get(contract.ids.typeError)?.status).toBe('fail');
+    for (const result of byId.values()) expect(result.durationMs).toBeGreaterThanOrEqual(0);
+    const again = await results([contract.basic]);
+    expect([...again.keys()].sort()).toEqual([...byId.keys()].sort());
+  });
+
+  it('tells equal titles apart, in different suites and within one', async () => {
+    const byId = await results([contract.basic]);
+    expect(byId.get(contract.ids.otherAdds)?.status).toBe('pass');
+    if (contract.ids.repeated) {
+      expect(byId.get(contract.ids.repeated[0])?.status).toBe('pass');
+      expect(byId.get(contract.ids.repeated[1])?.status).toBe('fail');
+    }
+  });
+
+  it('gives the message, expected and actual values and location of a failed assertion', async () => {
+    const failure = (await results([contract.basic])).get(contract.ids.failing)?.failure;
+    expect(failure?.message).toBeTruthy();
+    expect(failure).toMatchObject({ expected: '3', actual: '2' });
+    expect(failure?.location).toMatchObject({ file: contract.basic, line: expect.any(Number) });
+  });
+
+  it('keeps the class of an error thrown by the code under test', async () => {
+    const failure = (await results([contract.basic])).get(contract.ids.typeError)?.failure;
+    expect(failure?.name).toBe('TypeError');
+  });
+
+  it('reports a file that crashes on load as an error of that file, beside the other files', async () => {
+    const byId = await results([contract.basic, contract.crash]);
+    expect(byId.get(`${contract.crash}::(file)`)?.status).toBe('error');
+    expect(byId.get(contract.ids.adds)?.status).toBe('pass');
+  });
+
+  it('reports a test that never finishes as timed out', async () => {
+    const outcome = await run([contract.hang], 4_000);
+    const timedOut = outcome.kind === 'timeout' || (outcome.kind === 'results' && outcome.results.some((result) => result.status === 'timeout'));
+    expect(timedOut).toBe(true);
+  });
+
+  it('calls a run in which no test was reported an infrastructure problem, not a verdict', async () => {
+    const outcome = await run(['no/such/file.test.js']);
+    expect(outcome.kind).toBe('broken');
+  });
+});
