@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runnerNamed } from '../../pipeline/runners/index.js';
 import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
-import type { RunnerName, TestResult } from '../../pipeline/runners/types.js';
+import type { RunnerAdapter, TestResult } from '../../pipeline/runners/types.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { FIXTURES } from '../helpers.js';
 
@@ -16,9 +15,11 @@ import { FIXTURES } from '../helpers.js';
  * - a file that throws while loading;
  * - a file with a test that never finishes.
  */
-interface ContractCase {
-  runner: RunnerName;
+export interface ContractCase {
+  adapter: RunnerAdapter;
+  /** Folder under test/fixtures. */
   fixture: string;
+  /** Runner arguments the fixture needs (the repo profile's runnerArgs), e.g. a TypeScript loader. */
   args: string[];
   basic: string;
   crash: string;
@@ -34,27 +35,15 @@ interface ContractCase {
   };
 }
 
-const CASES: ContractCase[] = [
-  {
-    runner: 'node-test',
-    fixture: 'node-test',
-    args: ['--import', 'tsx'],
-    basic: 'test/basic.test.js',
-    crash: 'test/crash.test.js',
-    hang: 'test/hang.test.js',
-    ids: {
-      adds: 'test/basic.test.js::math > adds',
-      otherAdds: 'test/basic.test.js::strings > adds',
-      failing: 'test/basic.test.js::math > fails on purpose',
-      skipped: 'test/basic.test.js::math > is skipped',
-      typeError: 'test/basic.test.js::math > nested > throws a TypeError',
-      repeated: ['test/basic.test.js::math > repeats a title', 'test/basic.test.js::math > repeats a title #2'],
-    },
-  },
-];
+/** One case per runner, a module each under ./contract-cases/, exporting `contractCase`. */
+const modules = (import.meta as unknown as { glob: (pattern: string, options: { eager: true }) => Record<string, { contractCase: ContractCase }> }).glob(
+  './contract-cases/*.ts',
+  { eager: true },
+);
+const CASES = Object.values(modules).map((module) => module.contractCase);
 
-describe.each(CASES)('the $runner adapter', (contract) => {
-  const adapter = runnerNamed(contract.runner);
+describe.each(CASES.map((contract) => ({ ...contract, runner: contract.adapter.name })))('the $runner adapter', (contract) => {
+  const { adapter } = contract;
   const sandbox = LocalSandbox.at(join(FIXTURES, contract.fixture));
   const run = (files: string[], timeoutMs = 30_000): Promise<TestRun> =>
     runTests(sandbox, adapter, { testFiles: [contract.basic, contract.crash, contract.hang], only: files, args: contract.args, timeoutMs });
