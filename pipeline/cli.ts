@@ -4,6 +4,7 @@ import type { Logger, StageContext, StageResult } from './context.js';
 import { CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
 import { UserError } from './errors.js';
 import { exportDataset } from './export.js';
+import { init } from './init.js';
 import { openRun, requireEarlierStages, STAGES } from './stages.js';
 import type { StageName } from './store.js';
 import { GENERATOR } from './version.js';
@@ -118,6 +119,36 @@ Examples:
   $ swesynth validate ../my-lib --json                   # one stage, machine-readable summary
 `,
     );
+
+  program
+    .command('init')
+    .description('detect how to install and test a repository and write a repo profile for you to review')
+    .argument('<repo>', 'a repository path or git URL')
+    .option('--commit <sha>', 'the commit to generate tasks from (default: HEAD, or the working tree of a local path)')
+    .option('--name <owner/name>', 'the repository name used in task ids (default: from the URL or package.json)')
+    .option('--runner <name>', 'the test runner, when detection picks the wrong one')
+    .option('--install <command>', 'the install command')
+    .option('--build <command>', 'the build command')
+    .option('--set <field=json...>', 'set any profile field, e.g. --set \'runnerArgs=["--env","node"]\'')
+    .option('--repos <dir>', 'where profiles go', 'repos')
+    .option('--force', 'overwrite an existing profile')
+    .option('--json', 'print the profile on stdout')
+    .addHelpText('after', '\nExamples:\n  $ swesynth init ../my-lib\n  $ swesynth init https://example.invalid/acme/lib.git --commit 4b85938 --name acme/lib\n  $ swesynth init ../my-lib --runner mocha --set \'tests=["spec/**/*.js"]\'\n')
+    .action(async (target: string, flags: { commit?: string; name?: string; runner?: string; install?: string; build?: string; set?: string[]; repos: string; force?: boolean; json?: boolean }) => {
+      const overrides: Record<string, unknown> = {};
+      for (const [field, value] of [['runner', flags.runner], ['install', flags.install], ['build', flags.build]] as const) if (value !== undefined) overrides[field] = value;
+      for (const assignment of flags.set ?? []) {
+        const [field, ...rest] = assignment.split('=');
+        try {
+          overrides[field!] = JSON.parse(rest.join('='));
+        } catch {
+          throw new UserError(`--set ${assignment}: the value is not JSON`, 'quote strings and arrays, e.g. --set \'tests=["test/**/*.js"]\'');
+        }
+      }
+      const { path, profile } = await init(target, { commit: flags.commit, name: flags.name, overrides, reposDir: flags.repos, force: flags.force ?? false });
+      process.stdout.write(flags.json ? `${JSON.stringify(profile, null, 2)}\n` : `${path}\n`);
+      log.info(`init: wrote ${path}: ${profile.runner} via ${profile.packageManager}; review it, then run \`swesynth run ${path}\``);
+    });
 
   withRunOptions(program.command('run').description('run every stage in order: setup, mutate, validate, issues, export'))
     .addHelpText('after', '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --limit 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n')

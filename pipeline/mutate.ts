@@ -49,7 +49,7 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
 
   const { workspace } = environmentOf(ctx);
   const operators = operatorsNamed(options.operators);
-  const files = (await glob(profile.source.include, { cwd: workspace, ignore: [...profile.source.exclude, '**/node_modules/**'] })).sort();
+  const files = (await glob(profile.source.include, { cwd: workspace, ignore: [...profile.source.exclude, ...profile.tests, '**/node_modules/**'] })).sort();
   if (files.length === 0) {
     throw new UserError(`no source files in ${profile.name} match ${profile.source.include.join(', ')}`, 'set "source.include" in the repo profile');
   }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { detectProfile, factsOf } from './detect.js';
 import { UserError } from './errors.js';
 import { RUNNER_NAMES } from './runners/types.js';
 
@@ -71,8 +72,8 @@ export function loadProfile(path: string): { profile: RepoProfile; location: str
 }
 
 /**
- * The profile for a target given on the command line: a profile file, or a repository (path or
- * git URL) with default settings.
+ * The profile for a target given on the command line: a profile file, or a local repository whose
+ * profile is detected on the spot (as `init` would write it).
  */
 export function resolveTarget(target: string): { profile: RepoProfile; location: string } {
   if (target.endsWith('.json')) {
@@ -80,15 +81,18 @@ export function resolveTarget(target: string): { profile: RepoProfile; location:
     return loadProfile(target);
   }
   if (isGitUrl(target)) {
-    const name = target.replace(/\.git$/, '').split(/[/:]/).slice(-2).join('/');
-    return { profile: RepoProfile.parse({ name, url: target }), location: target };
+    throw new UserError(`a git URL needs a repo profile first: ${target}`, `run \`swesynth init ${target}\`, review the profile it writes, and pass that .json`);
   }
   const location = resolve(target);
   if (!existsSync(location) || !statSync(location).isDirectory()) {
     throw new UserError(`repository ${target} does not exist or is not a directory`, 'pass the path of a repository, a git URL or a repo profile (.json)');
   }
+  if (!existsSync(join(location, 'package.json'))) {
+    throw new UserError(`${target} has no package.json at its root`, 'swesynth works on JavaScript and TypeScript packages; point it at the package folder');
+  }
   const name = `local/${basename(location).replace(/[^\w.-]/g, '-')}`;
-  return { profile: RepoProfile.parse({ name, url: location }), location };
+  const detected = detectProfile(factsOf(location, readdirSync(location)));
+  return { profile: RepoProfile.parse({ name, url: location, ...detected }), location };
 }
 
 /** owner__name: the file-system-safe form of a profile name. */

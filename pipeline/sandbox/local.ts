@@ -52,7 +52,8 @@ export class LocalSandbox implements Sandbox {
     const shell = typeof command === 'string';
     const file = shell ? '/bin/sh' : command.file;
     const args = shell ? ['-c', command] : command.args;
-    const env = { ...this.env, ...(shell ? {} : command.env) };
+    // As package managers do for scripts: the repository's own binaries come first on the PATH.
+    const env = { PATH: `${join(this.root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, ...this.env, ...(shell ? {} : command.env) };
     const watched = WATCHDOG ? [WATCHDOG, ['-s', 'KILL', `${Math.ceil(timeoutMs / 1000) + 5}`, file, ...args]] as const : [file, args] as const;
     const started = performance.now();
     const child = execa(watched[0], [...watched[1]], {
