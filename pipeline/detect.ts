@@ -29,8 +29,10 @@ const SOURCE_EXTENSIONS = '{js,mjs,cjs,ts,mts,cts,jsx,tsx}';
 const NOT_SOURCE = [
   '**/node_modules/**', '**/dist/**', '**/build/**', '**/coverage/**', '**/out/**', '**/*.d.ts', '**/*.d.mts', '**/*.d.cts',
   'docs/**', 'doc/**', 'examples/**', 'example/**', 'benchmarks/**', 'benchmark/**', 'bench/**', 'scripts/**', 'website/**',
-  'site/**', '_site/**', 'perf-testing/**', '__performance_tests__/**', 'tap-snapshots/**', '__tests__/**', '__mocks__/**',
-  'fixtures/**', '**/*.config.*', '**/.*rc.*', '**/.*/**',
+  'site/**', '_site/**', 'perf-testing/**', '__performance_tests__/**', 'tap-snapshots/**', 'typings/**', 'types/**',
+  // Test code is never mutated, wherever it lives: suites, their fixtures and helpers.
+  '**/test/**', '**/tests/**', '**/__tests__/**', '**/spec/**', '**/__mocks__/**', '**/fixtures/**', '**/*.{test,spec,test-d}.*',
+  '**/*.config.*', '**/.*rc.*', '**/.*/**',
 ];
 const DEFAULT_TESTS: Record<RunnerName, string[]> = {
   jest: ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)'],

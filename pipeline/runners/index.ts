@@ -1,8 +1,10 @@
+import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
 import type { RunnerAdapter } from './types.js';
 
 const ADAPTERS: Record<string, RunnerAdapter> = {
   [nodeTest.name]: nodeTest,
+  [mocha.name]: mocha,
 };
 
 export function runnerNamed(name: string): RunnerAdapter {
