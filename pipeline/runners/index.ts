@@ -1,10 +1,16 @@
+import { ava } from './ava.js';
 import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
+import { tap } from './tap.js';
+import { tape } from './tape.js';
 import type { RunnerAdapter } from './types.js';
 
 const ADAPTERS: Record<string, RunnerAdapter> = {
   [nodeTest.name]: nodeTest,
   [mocha.name]: mocha,
+  [tap.name]: tap,
+  [tape.name]: tape,
+  [ava.name]: ava,
 };
 
 export function runnerNamed(name: string): RunnerAdapter {

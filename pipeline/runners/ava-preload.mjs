@@ -1,0 +1,58 @@
+// Preloaded into ava's main process (`node --import <this file> node_modules/.bin/ava --tap`).
+// ava 6's TAP reporter leaves out what swesynth needs to read its results, so this adjusts it:
+// - before each test line it prints `# swesynth-ava {"file":"test/a.test.js"}` (ava abbreviates
+//   the file into the title only when several files run, and drops path, extension and `.test`),
+//   with `"crash":true` for a file's crash and the test's duration when ava knows it; titles are
+//   left as written;
+// - a failed assertion's `at` is the first frame outside ava, in the test, not in ava's assert.js;
+// - its inactivity timeout is reported on the pending tests instead of crashing the reporter,
+//   which passes a raw Error where it expects a serialized one (avajs/ava#3461).
+import { realpathSync } from 'node:fs';
+import { EOL } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const MARKER = 'swesynth-ava';
+// ava's workers inherit this preload with node's arguments; only the main process, which runs
+// ava's cli.mjs, reports. The reporter to patch is the one in that same ava.
+const script = process.argv[1] ? realpathSync(process.argv[1]) : '';
+if (script.endsWith(join('entrypoints', 'cli.mjs'))) await patchTapReporter(dirname(dirname(script)));
+
+async function patchTapReporter(avaDir) {
+  const { default: TapReporter } = await import(pathToFileURL(join(avaDir, 'lib', 'reporters', 'tap.js')).href);
+  const { startRun, writeTest, writeCrash } = TapReporter.prototype;
+  const withoutAvaFrames = (stack) => stack.split('\n').filter((line) => !line.includes(`${avaDir}/`)).join('\n');
+
+  TapReporter.prototype.startRun = function (plan) {
+    startRun.call(this, plan);
+    this.prefixTitle = (testFile, title) => title;
+    this.sanitizeStackOutput ??= withoutAvaFrames;
+  };
+
+  TapReporter.prototype.writeTest = function (evt, flags) {
+    mark(this, evt, {});
+    writeTest.call(this, evt, flags);
+  };
+
+  TapReporter.prototype.writeCrash = function (evt, title) {
+    mark(this, evt, { crash: true });
+    writeCrash.call(this, evt, title);
+  };
+
+  TapReporter.prototype.writeTimeout = function (evt) {
+    const message = `Exited because no new tests completed within the last ${evt.period}ms of inactivity`;
+    for (const [testFile, titles] of evt.pendingTests) {
+      for (const title of titles) {
+        // The shape in which ava's workers send errors, which the reporter knows how to print.
+        const err = { type: 'native', name: 'Error', message, stack: `Error: ${message}`, originalError: { message } };
+        this.writeTest({ testFile, title, err }, { passed: false, todo: false, skip: false });
+      }
+    }
+  };
+}
+
+function mark(reporter, evt, fields) {
+  if (!evt.testFile) return;
+  const durationMs = typeof evt.duration === 'number' ? { durationMs: evt.duration } : {};
+  reporter.reportStream.write(`# ${MARKER} ${JSON.stringify({ file: relative(process.cwd(), evt.testFile), ...durationMs, ...fields })}${EOL}`);
+}

@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import { reporterPath } from '../paths.js';
+import { locate } from './locate.js';
+import { markerData, parseTap, type TapEntry, type TapPoint } from './tap-parser.js';
+import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
+
+/**
+ * ava 6, through its TAP reporter as swesynth's preload (ava-preload.mjs) adjusts it: a marker
+ * before each test line names the test's file. ava has no nesting and no two tests of a file may
+ * share a title, so a test's title path is its title as written (`math › adds` stays one title);
+ * its file is its only grouping. A crash of a file (a load error, an uncaught exception, a worker
+ * that exits) is one `(file)` result with status 'error'; the tests pending when ava's inactivity
+ * timeout fires are 'timeout'.
+ */
+export const ava: RunnerAdapter = {
+  name: 'ava',
+  command({ testFiles, only, args, reportFile, timeoutMs }) {
+    return {
+      // node runs the repository's own ava, with the preload in its main process.
+      file: process.execPath,
+      args: [
+        '--import',
+        reporterPath('ava-preload.mjs'),
+        'node_modules/.bin/ava',
+        '--tap',
+        // The repository's config may ask to stop at the first failure, leaving tests unreported.
+        '--no-fail-fast',
+        // ava's timeout is for inactivity: no test finishing within it ends the run.
+        `--timeout=${Math.floor(timeoutMs * 0.8)}`,
+        ...args,
+        // Without files ava runs its configured globs; swesynth names the files it means.
+        ...(only ?? testFiles),
+      ],
+      stdoutFile: reportFile,
+    };
+  },
+  parse(report, root) {
+    const stream = parseTap(report);
+    const marked = markedPoints(stream.entries);
+    const crashes = new Map<string, TapPoint>();
+    const results: TestResult[] = [];
+    for (const { marker, point } of marked) {
+      if (!marker) continue;
+      if (marker.crash) {
+        // The first crash of a file says why; a worker's exit code follows it.
+        if (!crashes.has(marker.file)) crashes.set(marker.file, point);
+        continue;
+      }
+      results.push(testResult(marker, point, root));
+    }
+    for (const [file, point] of crashes) {
+      // ava titles a crash with the error's first line, or with how the worker exited.
+      const failure = { ...failureOf(point, root, file), message: point.description };
+      results.push({ id: testId(file, ['(file)']), file, titlePath: ['(file)'], status: 'error', durationMs: 0, failure });
+    }
+    // A line without a marker belongs to no file (ava's own internal error): no verdict.
+    const attributed = marked.every(({ marker }) => marker !== undefined);
+    return { results: withUniqueIds(results), complete: stream.complete && attributed };
+  },
+};
+
+const MARKER = 'swesynth-ava';
+
+interface Marker {
+  file: string;
+  durationMs?: number;
+  crash?: boolean;
+}
+
+function markedPoints(entries: TapEntry[]): { marker: Marker | undefined; point: TapPoint }[] {
+  let marker: Marker | undefined;
+  const marked: { marker: Marker | undefined; point: TapPoint }[] = [];
+  for (const entry of entries) {
+    if (entry.kind === 'comment') {
+      marker = (markerData(entry, MARKER) as Marker | undefined) ?? marker;
+      continue;
+    }
+    marked.push({ marker, point: entry });
+    marker = undefined;
+  }
+  return marked;
+}
+
+function testResult(marker: Marker, point: TapPoint, root: string): TestResult {
+  const { file } = marker;
+  const titlePath = [point.description];
+  const base = { id: testId(file, titlePath), file, titlePath, durationMs: marker.durationMs ?? 0 };
+  if (point.directive) return { ...base, status: 'skip' };
+  if (point.ok) return { ...base, status: 'pass' };
+  const failure = failureOf(point, root, file);
+  return { ...base, status: TIMED_OUT.test(failure.message) ? 'timeout' : 'fail', failure };
+}
+
+/** What ava fails the pending tests with when its timeout fires. */
+const TIMED_OUT = /^Exited because no new tests completed within the last \d+ms of inactivity$/;
+
+function failureOf(point: TapPoint, root: string, file: string): Failure {
+  const data = point.diagnostic?.data ?? {};
+  const details = typeof data.details === 'object' && data.details !== null ? (data.details as Record<string, unknown>) : {};
+  const shown = Object.entries(details).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  const thrown = shown.map(([, value]) => thrownError(value)).find((error) => error !== undefined);
+  const values = shown.map(([label, value]) => (label.startsWith('Difference (- actual, + expected)') ? valuesFromDifference(value) : undefined)).find(Boolean);
+  const assertion = typeof data.assertion === 'string' ? data.assertion : undefined;
+  const stated = typeof data.message === 'string' && data.message !== '' ? data.message : assertion ? `${assertion} failed` : point.description;
+  // Details that could not be read as values still say what went wrong.
+  const message = thrown?.message ?? (values || shown.length === 0 ? stated : [stated, ...shown.map(([label, value]) => `${label}\n${value}`)].join('\n'));
+  const name = thrown?.name ?? (typeof data.name === 'string' ? data.name : undefined);
+  const at = typeof data.at === 'string' ? data.at : undefined;
+  const location = locate(at, join(root, file), file);
+  return Failure.parse({
+    message,
+    ...(name ? { name } : {}),
+    ...values,
+    // `t.is()` is the assertion `is`.
+    ...(assertion ? { operator: assertion.replace(/^t\./, '').replace(/\(\)$/, '') } : {}),
+    ...(typeof data.stack === 'string' ? { stack: data.stack } : {}),
+    ...(location ? { location } : {}),
+  });
+}
+
+/** ava shows an error a test threw as an object: `TypeError {\n  message: '…',\n}`. */
+function thrownError(formatted: string): { name: string; message: string } | undefined {
+  const name = /^([A-Z]\w*) \{$/m.exec(formatted.split('\n')[0] ?? '')?.[1];
+  const message = /^\s+message: '((?:[^'\\]|\\.)*)',$/m.exec(formatted)?.[1];
+  return name && message !== undefined ? { name, message: message.replace(/\\(.)/g, '$1') } : undefined;
+}
+
+/** ava's diff: `- actual` and `+ expected`, each on one line, read back as they were printed. */
+function valuesFromDifference(diff: string): { expected: string; actual: string } | undefined {
+  const lines = diff.split('\n');
+  const [removed, added] = [lines.filter((line) => line.startsWith('- ')), lines.filter((line) => line.startsWith('+ '))];
+  if (lines.length !== 2 || removed.length !== 1 || added.length !== 1) return undefined;
+  return { expected: added[0]!.slice(2), actual: removed[0]!.slice(2) };
+}

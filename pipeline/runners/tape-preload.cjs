@@ -1,0 +1,74 @@
+// Preloaded into tape (`tape -r <this file>`), which loads every test file before it runs any test
+// and then prints each test's name as a flat `# name` comment, naming no file and no parent. So a
+// file name printed while a file loads would be no use; instead, as each test starts, this prints
+//   # swesynth-tape {"file":"test/a.test.js","titlePath":["suite","test"]}
+// with the file that created the test (or its top-level ancestor) and its full title path.
+// It also keeps one broken test or file from taking the whole run down with it:
+// - a file that throws while loading becomes a failing test `(file)` of that file;
+// - a test that throws synchronously fails like one whose promise rejects (tape would crash);
+// - a top-level test gets a timeout (SWESYNTH_TAPE_TIMEOUT_MS), and the process exits once all
+//   tests are done, so a test that never settles cannot keep the run from finishing.
+'use strict';
+
+const path = require('node:path');
+
+const MARKER = 'swesynth-tape';
+const cwd = process.cwd();
+const tapeDir = path.dirname(require.resolve('tape/package.json', { paths: [cwd] }));
+const tape = require(tapeDir);
+const Results = require(path.join(tapeDir, 'lib', 'results.js'));
+const timeoutMs = Number(process.env.SWESYNTH_TAPE_TIMEOUT_MS) || 0;
+
+/** The file being loaded: tests created meanwhile belong to it. */
+let currentFile;
+
+function watch(test, file, parentPath) {
+  const titlePath = [...parentPath, test.name];
+  const callback = test._cb;
+  if (callback) {
+    test._cb = function (...args) {
+      try {
+        return callback.apply(this, args);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  test.once('prerun', () => {
+    const skip = Boolean(test._skip || test._todo);
+    test.comment(`${MARKER} ${JSON.stringify({ file, titlePath, ...(skip ? { skip } : {}) })}`);
+    if (parentPath.length === 0 && timeoutMs > 0 && !skip) test.timeoutAfter(timeoutMs);
+  });
+  test.on('test', (subtest) => watch(subtest, file, titlePath));
+}
+
+const push = Results.prototype.push;
+Results.prototype.push = function (test) {
+  watch(test, currentFile, []);
+  return push.call(this, test);
+};
+
+// tape's bin loads each file through this module, in order, once it has set up its harness.
+const loaderPath = path.join(tapeDir, 'bin', 'import-or-require.js');
+const importOrRequire = require(loaderPath);
+let finishing = false;
+require.cache[loaderPath].exports = function importOrRequireWatched(file) {
+  if (!finishing) {
+    finishing = true;
+    // tape writes its summary on exit.
+    tape.onFinish(() => process.exit());
+  }
+  currentFile = path.relative(cwd, file);
+  let loading;
+  try {
+    loading = Promise.resolve(importOrRequire(file));
+  } catch (error) {
+    loading = Promise.reject(error);
+  }
+  return loading.catch((error) => {
+    tape('(file)', (t) => {
+      t.error(error);
+      t.end();
+    });
+  });
+};

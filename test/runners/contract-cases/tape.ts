@@ -1,0 +1,20 @@
+import { tape } from '../../../pipeline/runners/tape.js';
+import type { ContractCase } from '../contract.test.js';
+
+export const contractCase: ContractCase = {
+  adapter: tape,
+  fixture: 'tape',
+  // tape's -r resolves without package exports, so tsx's loader comes through a file of the fixture.
+  args: ['-r', './test/register-tsx.cjs'],
+  basic: 'test/basic.test.js',
+  crash: 'test/crash.test.js',
+  hang: 'test/hang.test.js',
+  ids: {
+    adds: 'test/basic.test.js::math > adds',
+    otherAdds: 'test/basic.test.js::strings > adds',
+    failing: 'test/basic.test.js::math > fails on purpose',
+    skipped: 'test/basic.test.js::math > is skipped',
+    typeError: 'test/basic.test.js::math > nested > throws a TypeError',
+    repeated: ['test/basic.test.js::math > repeats a title', 'test/basic.test.js::math > repeats a title #2'],
+  },
+};
