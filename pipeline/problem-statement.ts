@@ -17,6 +17,8 @@ export interface StatementInput {
 }
 
 const TEST_FUNCTIONS = new Set(['it', 'test']);
+/** The test framework itself is not part of a repro. */
+const TEST_FRAMEWORKS = new Set(['node:test', 'vitest', '@jest/globals', 'mocha', 'tap', 'tape', 'ava']);
 const VALUE_LIMIT = 300;
 /** Titles shorter than this are common words ("works"), not a give-away. */
 const MIN_LEAK_LENGTH = 8;
@@ -92,7 +94,7 @@ function dedent(text: string): string {
 function importsFor(file: SourceFile, testPath: string, code: string): string[] {
   const lines: string[] = [];
   for (const statement of file.ast.program.body) {
-    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type') continue;
+    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type' || TEST_FRAMEWORKS.has(statement.source.value)) continue;
     const used = statement.specifiers.filter((specifier) => mentions(code, specifier.local.name));
     if (used.length === 0) continue;
     let from = statement.source.value;
@@ -151,6 +153,13 @@ function clip(value: string): string {
   return value.length > VALUE_LIMIT ? `${value.slice(0, VALUE_LIMIT)}…` : value;
 }
 
+/** The expression a callback body consists of: `() => f(x)` or `() => { f(x); }`. */
+function soleExpression(body: Node): Node | null {
+  if (body.type !== 'BlockStatement') return body;
+  const [only, ...rest] = body.body;
+  return rest.length === 0 && only?.type === 'ExpressionStatement' ? only.expression : null;
+}
+
 /** What the failing statement is about: the subject of `assert.x(subject, ...)`, or the code that threw. */
 function subjectOf(repro: Repro): { text: string; isCall: boolean } | null {
   const statement = repro.failing;
@@ -161,7 +170,7 @@ function subjectOf(repro: Repro): { text: string; isCall: boolean } | null {
       const first = expression.arguments[0];
       subject = first && first.type !== 'SpreadElement' && first.type !== 'ArgumentPlaceholder' ? first : null;
       // assert.throws(() => f(x)): the subject is the call inside the arrow.
-      if (subject?.type === 'ArrowFunctionExpression' && subject.body.type !== 'BlockStatement') subject = subject.body;
+      if (subject?.type === 'ArrowFunctionExpression' || subject?.type === 'FunctionExpression') subject = soleExpression(subject.body) ?? subject;
     } else {
       subject = expression;
     }
@@ -176,7 +185,7 @@ function subjectOf(repro: Repro): { text: string; isCall: boolean } | null {
 function titleOf(test: FailedTest, repro: Repro | null): string {
   const failure = test.failure!;
   const subject = repro ? subjectOf(repro) : null;
-  const shown = subject && subject.text.length <= 80 ? `\`${subject.text}\`` : 'the result';
+  const shown = subject && subject.text.length <= 80 ? `\`${subject.text}\`` : 'The result';
   if (failure.name && failure.name !== 'AssertionError') {
     const who = subject?.isCall && subject.text.length <= 80 ? shown : repro ? 'This code' : 'The library';
     const what = failure.message.startsWith(failure.name) ? failure.message : `${failure.name}: ${failure.message}`;
