@@ -1,12 +1,16 @@
 import { ava } from './ava.js';
+import { jest } from './jest.js';
 import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
 import { tap } from './tap.js';
 import { tape } from './tape.js';
+import { vitest } from './vitest.js';
 import type { RunnerAdapter } from './types.js';
 
 const ADAPTERS: Record<string, RunnerAdapter> = {
   [nodeTest.name]: nodeTest,
+  [jest.name]: jest,
+  [vitest.name]: vitest,
   [mocha.name]: mocha,
   [tap.name]: tap,
   [tape.name]: tape,

@@ -18,7 +18,6 @@ const AssertionResult = z.object({
   failureMessages: z.array(z.string()).nullish(),
   failureDetails: z.array(z.unknown()).nullish(),
 });
-type AssertionResult = z.infer<typeof AssertionResult>;
 
 const FileResult = z.object({
   /** The test file, absolute. */
@@ -51,29 +50,39 @@ export function parseJestJson(report: string, root: string): { results: TestResu
   } catch {
     return { results: [], complete: false };
   }
-  const results = parsed.testResults.flatMap((fileResult) => fileResults(fileResult, root));
-  return { results: withUniqueIds(results), complete: parsed.wasInterrupted !== true };
+  // jest runs any path it is given: a test file that is not there was never run, and the run is not the one asked for.
+  const missing = (fileResult: FileResult) => fileResult.message?.includes(`ENOENT: no such file or directory, open '${fileResult.name}'`) === true;
+  const results = parsed.testResults.filter((fileResult) => !missing(fileResult)).flatMap((fileResult) => fileResults(fileResult, root));
+  return { results: withUniqueIds(results), complete: parsed.wasInterrupted !== true && !parsed.testResults.some(missing) };
 }
 
 function fileResults(fileResult: FileResult, root: string): TestResult[] {
   const file = relative(root, fileResult.name);
-  const results = fileResult.assertionResults.map((assertion): TestResult => {
-    const titlePath = [...assertion.ancestorTitles, assertion.title];
-    const messages = assertion.failureMessages ?? [];
-    const failure = failureOf(messages[0], assertion.failureDetails?.[0], fileResult.name, file);
-    return {
-      id: testId(file, titlePath),
-      file,
-      titlePath,
-      status: statusOf(assertion.status, messages.join('\n')),
-      durationMs: assertion.duration ?? 0,
-      ...(failure ? { failure } : {}),
-    };
-  });
+  const results = fileResult.assertionResults.map((assertion) =>
+    resultOf({ file, absoluteFile: fileResult.name, titlePath: [...assertion.ancestorTitles, assertion.title], status: assertion.status, durationMs: assertion.duration ?? 0, failureMessages: assertion.failureMessages ?? [], failureDetail: assertion.failureDetails?.[0] }),
+  );
   // A file that failed with no failing test broke outside its tests: it did not load, or a hook failed.
-  const failing = results.some((result) => result.status !== 'pass' && result.status !== 'skip');
-  if (fileResult.status === 'failed' && !failing) results.push(fileError(fileResult, file));
+  if (fileResult.status === 'failed' && !results.some((result) => result.status !== 'pass' && result.status !== 'skip')) {
+    results.push(resultOf({ file, absoluteFile: fileResult.name, titlePath: ['(file)'], status: 'error', durationMs: 0, failureMessages: [fileResult.message ?? ''], failureDetail: undefined }));
+  }
   return results;
+}
+
+interface Outcome {
+  file: string;
+  absoluteFile: string;
+  titlePath: string[];
+  /** As the report words it. */
+  status: string;
+  durationMs: number;
+  failureMessages: string[];
+  failureDetail: unknown;
+}
+
+function resultOf(outcome: Outcome): TestResult {
+  const { file, titlePath, durationMs } = outcome;
+  const failure = failureOf(outcome);
+  return { id: testId(file, titlePath), file, titlePath, status: statusOf(outcome.status, outcome.failureMessages.join('\n')), durationMs, ...(failure ? { failure } : {}) };
 }
 
 function statusOf(status: string, failureText: string): TestStatus {
@@ -86,31 +95,19 @@ function statusOf(status: string, failureText: string): TestStatus {
   return 'skip';
 }
 
-function fileError(fileResult: FileResult, file: string): TestResult {
-  const text = fileResult.message ?? '';
-  const { name = 'Error', message } = splitError(text);
-  const titlePath = ['(file)'];
-  return {
-    id: testId(file, titlePath),
-    file,
-    titlePath,
-    status: TIMEOUT.test(text) ? 'timeout' : 'error',
-    durationMs: 0,
-    failure: {
-      message: message ? `${name}: ${message}` : 'the test file failed outside its tests',
-      name,
-      stack: stripVTControlCharacters(text),
-      location: locate(text, fileResult.name, file),
-    },
-  };
-}
-
-function failureOf(text: string | undefined, detail: unknown, absoluteFile: string, file: string): Failure | undefined {
+function failureOf({ file, absoluteFile, titlePath, failureMessages, failureDetail }: Outcome): Failure | undefined {
+  const text = failureMessages[0];
   if (text === undefined) return undefined;
-  const { name, message } = splitError(text);
   const stack = stripVTControlCharacters(text);
+  const { name, message } = splitError(stack);
   const location = locate(stack, absoluteFile, file);
-  return { message, ...(name ? { name } : {}), ...valuesOf(detail), stack, ...(location ? { location } : {}) };
+  const where = location ? { location } : {};
+  if (titlePath[0] === '(file)') {
+    // A file that broke names its error's class, as a crash prints it.
+    const className = name ?? 'Error';
+    return { message: message ? `${className}: ${message}` : 'the test file failed outside its tests', name: className, stack, ...where };
+  }
+  return { message, ...(name ? { name } : {}), ...valuesOf(failureDetail), stack, ...where };
 }
 
 /**
@@ -118,17 +115,18 @@ function failureOf(text: string | undefined, detail: unknown, absoluteFile: stri
  * source excerpt. jest heads the text of a file that failed to load with a `● ...` line.
  */
 function splitError(text: string): { name?: string; message: string } {
-  const lines = stripVTControlCharacters(text).replace(/^\s*● .*\n/, '').split('\n');
+  const lines = text.replace(/^\s*● .*\n/, '').split('\n');
   const end = lines.findIndex((line) => STACK_FRAME.test(line) || CODE_FRAME.test(line));
   const head = dedent(end === -1 ? lines : lines.slice(0, end)).trim();
   const match = ERROR_NAME.exec(head);
   return match ? { name: match[1], message: head.slice(match[0].length) } : { message: head };
 }
 
+/** jest indents the text of a file that failed to load. */
 function dedent(lines: string[]): string {
-  const indents = lines.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)![0].length);
-  const indent = Math.min(...indents, Infinity);
-  return lines.map((line) => line.slice(Number.isFinite(indent) ? indent : 0)).join('\n');
+  const indents = lines.filter((line) => line.trim() !== '').map((line) => line.length - line.trimStart().length);
+  const indent = indents.length > 0 ? Math.min(...indents) : 0;
+  return lines.map((line) => line.slice(indent)).join('\n');
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;

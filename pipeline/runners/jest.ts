@@ -1,0 +1,32 @@
+import { parseJestJson } from './jest-json.js';
+import type { RunnerAdapter } from './types.js';
+
+/** Jest, with the repository's own config; it reports through its built-in JSON report. */
+export const jest: RunnerAdapter = {
+  name: 'jest',
+  command({ only, args, reportFile, timeoutMs }) {
+    return {
+      file: 'node_modules/.bin/jest',
+      args: [
+        // CI mode fails a test whose snapshot is missing instead of writing one into the repository.
+        '--ci',
+        '--json',
+        `--outputFile=${reportFile}`,
+        // Jest's own console reporter in place of the repository's (which may write files into it).
+        '--reporters=default',
+        '--coverage=false',
+        '--watchAll=false',
+        // The repository's config may ask to bail out, which would leave tests unreported.
+        '--no-bail',
+        // A test's own timeout fires before the process is killed, so an async hang is reported as such.
+        `--testTimeout=${Math.floor(timeoutMs * 0.8)}`,
+        // Jest waits for handles a test left open (a timer, a socket) before it exits; the report is written by then.
+        '--forceExit',
+        ...args,
+        // Paths, not the regular expressions jest otherwise takes file arguments for.
+        ...(only ? ['--runTestsByPath', ...only] : []),
+      ],
+    };
+  },
+  parse: parseJestJson,
+};

@@ -1,0 +1,35 @@
+import { reporterPath } from '../paths.js';
+import { parseJestJson } from './jest-json.js';
+import type { RunnerAdapter } from './types.js';
+
+/**
+ * Vitest 2 to 4, with the repository's own config. Its built-in JSON report leaves out what a
+ * failure needs (the class and stack of an error that broke a file, a timeout's message, the
+ * expected and actual values), so swesynth's reporter writes the same shape with them.
+ */
+export const vitest: RunnerAdapter = {
+  name: 'vitest',
+  command({ only, args, reportFile, timeoutMs }) {
+    // Tests' and hooks' own timeouts fire before the process is killed, so an async hang is reported as such.
+    const timeout = Math.floor(timeoutMs * 0.8);
+    return {
+      file: 'node_modules/.bin/vitest',
+      args: [
+        'run',
+        // In place of the repository's reporters: the default one's output explains a run that went wrong.
+        '--reporter=default',
+        `--reporter=${reporterPath('vitest-reporter.mjs')}`,
+        `--outputFile=${reportFile}`,
+        '--coverage.enabled=false',
+        // The repository's config may ask to bail out, which would leave tests unreported.
+        '--bail=0',
+        `--testTimeout=${timeout}`,
+        `--hookTimeout=${timeout}`,
+        ...args,
+        // Vitest takes file arguments as filters on its configured test files.
+        ...(only ?? []),
+      ],
+    };
+  },
+  parse: parseJestJson,
+};
