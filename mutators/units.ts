@@ -26,7 +26,8 @@ function memberName(node: Node): string | null {
 
 /**
  * The units of a file: function declarations, class and object methods, and functions
- * assigned to const/let variables, class fields, object keys or `exports.x`.
+ * assigned to variables (const, let, and the var of older code), class fields, object keys or
+ * `exports.x`.
  * Anonymous callbacks are not units: their code belongs to the unit around them.
  */
 export function discoverUnits(file: SourceFile): Unit[] {
@@ -57,11 +58,9 @@ export function discoverUnits(file: SourceFile): Unit[] {
         break;
       }
       case 'VariableDeclaration':
-        if (node.kind === 'const' || node.kind === 'let') {
-          for (const declarator of node.declarations) {
-            if (declarator.id.type === 'Identifier' && isFunction(declarator.init)) {
-              found.push({ name: qualified(declarator.id.name), kind: 'arrow', node: declarator.init! });
-            }
+        for (const declarator of node.declarations) {
+          if (declarator.id.type === 'Identifier' && isFunction(declarator.init)) {
+            found.push({ name: qualified(declarator.id.name), kind: 'arrow', node: declarator.init! });
           }
         }
         break;

@@ -17,11 +17,42 @@ export interface StatementInput {
 }
 
 const TEST_FUNCTIONS = new Set(['it', 'test']);
+/** Assertion methods of assert, tape, tap and ava (`t.is`): their first argument is what is checked. */
+const ASSERTIONS = new Set([
+  'equal', 'equals', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'same', 'strictSame', 'is', 'isEqual', 'looseEqual',
+  'notEqual', 'notStrictEqual', 'notDeepEqual', 'notDeepStrictEqual', 'ok', 'true', 'false', 'notOk', 'truthy', 'falsy',
+  'throws', 'rejects', 'doesNotThrow', 'match', 'has', 'hasStrict', 'like',
+]);
 /** The test framework itself is not part of a repro. */
 const TEST_FRAMEWORKS = new Set(['node:test', 'vitest', '@jest/globals', 'mocha', 'tap', 'tape', 'ava']);
 const VALUE_LIMIT = 300;
 /** Titles shorter than this are common words ("works"), not a give-away. */
 const MIN_LEAK_LENGTH = 8;
+
+/** `it(...)`, `test.only(...)`, and the subtests of tape and tap, `t.test(...)`. */
+function isTestCall(call: CallExpression): boolean {
+  const { callee } = call;
+  if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name === 'test') return true;
+  return TEST_FUNCTIONS.has(calleeName(call) ?? '');
+}
+
+/** The checked value of an assertion: `assert.x(v)`, `t.deepEqual(v, ...)`, `expect(v).toBe(...)`. */
+function assertionSubject(call: CallExpression): Node | null {
+  let node: Node = call;
+  // expect(v).not.toBe(w): down the chain to the expect(v) call.
+  while (node.type === 'CallExpression' && node.callee.type === 'MemberExpression') node = node.callee.object;
+  while (node.type === 'MemberExpression') node = node.object;
+  if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'expect') return firstArgument(node);
+  const { callee } = call;
+  const method = callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : null;
+  if (calleeName(call) === 'assert' || (method && ASSERTIONS.has(method))) return firstArgument(call);
+  return null;
+}
+
+function firstArgument(call: CallExpression): Node | null {
+  const first = call.arguments[0];
+  return first && first.type !== 'SpreadElement' && first.type !== 'ArgumentPlaceholder' ? first : null;
+}
 
 function calleeName(call: CallExpression): string | null {
   let callee: Node = call.callee;
@@ -41,7 +72,7 @@ function testAt(file: SourceFile, line: number): TestAt | null {
   const scopes: Statement[][] = [file.ast.program.body];
   const visit = (node: Node): void => {
     if (node.loc && (node.loc.start.line > line || node.loc.end.line < line)) return;
-    if (node.type === 'CallExpression' && TEST_FUNCTIONS.has(calleeName(node) ?? '')) {
+    if (node.type === 'CallExpression' && isTestCall(node)) {
       const callback = node.arguments.at(-1);
       if (callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression')) found = { body: callback.body, scopes: [...scopes] };
     }
@@ -160,20 +191,15 @@ function soleExpression(body: Node): Node | null {
   return rest.length === 0 && only?.type === 'ExpressionStatement' ? only.expression : null;
 }
 
-/** What the failing statement is about: the subject of `assert.x(subject, ...)`, or the code that threw. */
+/** What the failing statement is about: the subject of its assertion, or the code that threw. */
 function subjectOf(repro: Repro): { text: string; isCall: boolean } | null {
   const statement = repro.failing;
   let subject: Node | null | undefined = null;
   if (statement?.type === 'ExpressionStatement') {
     const expression = statement.expression.type === 'AwaitExpression' ? statement.expression.argument : statement.expression;
-    if (expression.type === 'CallExpression' && calleeName(expression) === 'assert') {
-      const first = expression.arguments[0];
-      subject = first && first.type !== 'SpreadElement' && first.type !== 'ArgumentPlaceholder' ? first : null;
-      // assert.throws(() => f(x)): the subject is the call inside the arrow.
-      if (subject?.type === 'ArrowFunctionExpression' || subject?.type === 'FunctionExpression') subject = soleExpression(subject.body) ?? subject;
-    } else {
-      subject = expression;
-    }
+    subject = expression.type === 'CallExpression' ? assertionSubject(expression) ?? expression : expression;
+    // assert.throws(() => f(x)): the subject is the call inside the callback.
+    if (subject.type === 'ArrowFunctionExpression' || subject.type === 'FunctionExpression') subject = soleExpression(subject.body) ?? subject;
   } else if (statement?.type === 'VariableDeclaration') {
     subject = statement.declarations[0]?.init;
   }

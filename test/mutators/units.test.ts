@@ -10,13 +10,14 @@ describe('unit discovery', () => {
       export function total(items) { return items.length; }
       const double = (n) => n * 2;
       let triple = function (n) { return n * 3; };
+      var half = function halve(n) { return n / 2; };
       class Cart { add(item) { this.items.push(item); } get size() { return 0; } static #hidden() {} onClick = () => 1; }
       const api = { load() { return 1; }, save: (x) => x };
       module.exports.helper = function () {};
       [1, 2].map((n) => n + 1);
     `;
     const names = discoverUnits(parseSource('src/a.ts', code)).map((unit) => unit.name);
-    expect(names).toEqual(['total', 'double', 'triple', 'Cart.add', 'Cart.size', 'Cart.#hidden', 'Cart.onClick', 'api.load', 'api.save', 'module.exports.helper']);
+    expect(names).toEqual(['total', 'double', 'triple', 'half', 'Cart.add', 'Cart.size', 'Cart.#hidden', 'Cart.onClick', 'api.load', 'api.save', 'module.exports.helper']);
   });
 
   it('attributes the code of a nested unit to that unit only, and callbacks to their enclosing unit', () => {

@@ -83,3 +83,51 @@ describe('problem statements', () => {
     });
   });
 });
+
+describe('problem statements from other runners', () => {
+  it('treat tape and tap subtests as tests, and take the subject of t.deepEqual', () => {
+    const text = `var test = require('tape');
+var qs = require('../');
+
+test('parse()', function (t) {
+  t.test('parses a simple string', function (st) {
+    st.deepEqual(qs.parse('0=foo'), { 0: 'foo' }, 'a numeric key');
+    st.end();
+  });
+});
+`;
+    const failed: FailedTest = {
+      candidateId: 'c2',
+      testId: 'test/parse.js::parse() > parses a simple string',
+      file: 'test/parse.js',
+      titlePath: ['parse()', 'parses a simple string'],
+      status: 'fail',
+      failure: { message: 'a numeric key', expected: "{ '0': 'foo' }", actual: '{}', location: { file: 'test/parse.js', line: 6, column: 8 } },
+    };
+    const statement = writeStatement({ failed: [failed], readTest: () => text, forbidden: ['parses a simple string', 'test/parse.js'] });
+    expect(statement).toMatchObject({ title: "`qs.parse('0=foo')` returns `{}` instead of `{ '0': 'foo' }`" });
+    expect('body' in statement && statement.body).toContain("st.deepEqual(qs.parse('0=foo'), { 0: 'foo' }, 'a numeric key');");
+  });
+
+  it('take the subject of expect(...)', () => {
+    const text = `import { expect, test } from 'vitest';
+import { ms } from '../src/index';
+
+test('converts hours', () => {
+  expect(ms('1h')).toBe(3600000);
+});
+`;
+    const failed: FailedTest = {
+      candidateId: 'c3',
+      testId: 'src/index.test.ts::converts hours',
+      file: 'src/index.test.ts',
+      titlePath: ['converts hours'],
+      status: 'fail',
+      failure: { message: 'expected 60000 to be 3600000', expected: '3600000', actual: '60000', location: { file: 'src/index.test.ts', line: 5, column: 20 } },
+    };
+    const statement = writeStatement({ failed: [failed], readTest: () => text, forbidden: [] });
+    expect(statement).toMatchObject({ title: "`ms('1h')` returns `60000` instead of `3600000`" });
+    expect('body' in statement && statement.body).toContain("import { ms } from './src/index';");
+    expect('body' in statement && statement.body).not.toContain("from 'vitest'");
+  });
+});
