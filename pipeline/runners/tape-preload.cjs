@@ -6,8 +6,8 @@
 // It also keeps one broken test or file from taking the whole run down with it:
 // - a file that throws while loading becomes a failing test `(file)` of that file;
 // - a test that throws synchronously fails like one whose promise rejects (tape would crash);
-// - a top-level test gets a timeout (SWESYNTH_TAPE_TIMEOUT_MS), and the process exits once all
-//   tests are done, so a test that never settles cannot keep the run from finishing.
+// - a top-level test gets a timeout (SWESYNTH_TAPE_TIMEOUT_MS), and the process is ended soon after
+//   all tests are done, so a test that never settles cannot keep the run from finishing.
 'use strict';
 
 const path = require('node:path');
@@ -55,8 +55,10 @@ let finishing = false;
 require.cache[loaderPath].exports = function importOrRequireWatched(file) {
   if (!finishing) {
     finishing = true;
-    // tape writes its summary on exit.
-    tape.onFinish(() => process.exit());
+    // tape writes its summary on exit. Its output stream may still hold lines when the tests are
+    // done: the process ends by itself once they are written, and is ended only if a handle
+    // left open by a test would keep it alive.
+    tape.onFinish(() => setTimeout(() => process.exit(), 1000).unref());
   }
   currentFile = path.relative(cwd, file);
   let loading;
