@@ -24,14 +24,22 @@ export interface ContractCase {
   basic: string;
   crash: string;
   hang: string;
-  ids: {
-    adds: string;
-    otherAdds: string;
-    failing: string;
-    skipped: string;
-    typeError: string;
-    /** The two tests with the same title in one suite, or null where the runner forbids it. */
-    repeated: [string, string] | null;
+  /** How the ids join the suites and the title (default ' > '). */
+  suiteSeparator?: string;
+  /** False where the runner forbids two tests with one title in one suite. */
+  repeatedTitles?: boolean;
+}
+
+/** The ids of the basic file's tests, as every adapter must give them. */
+function idsOf(contract: ContractCase) {
+  const id = (...path: string[]) => `${contract.basic}::${path.join(contract.suiteSeparator ?? ' > ')}`;
+  return {
+    adds: id('math', 'adds'),
+    otherAdds: id('strings', 'adds'),
+    failing: id('math', 'fails on purpose'),
+    skipped: id('math', 'is skipped'),
+    typeError: id('math', 'nested', 'throws a TypeError'),
+    repeated: contract.repeatedTitles === false ? null : ([id('math', 'repeats a title'), `${id('math', 'repeats a title')} #2`] as const),
   };
 }
 
@@ -42,7 +50,7 @@ const modules = (import.meta as unknown as { glob: (pattern: string, options: { 
 );
 const CASES = Object.values(modules).map((module) => module.contractCase);
 
-describe.each(CASES.map((contract) => ({ ...contract, runner: contract.adapter.name })))('the $runner adapter', (contract) => {
+describe.each(CASES.map((contract) => ({ ...contract, runner: contract.adapter.name, ids: idsOf(contract) })))('the $runner adapter', (contract) => {
   const { adapter } = contract;
   const sandbox = LocalSandbox.at(join(FIXTURES, contract.fixture));
   const run = (files: string[], timeoutMs = 30_000): Promise<TestRun> =>

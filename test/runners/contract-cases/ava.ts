@@ -10,13 +10,7 @@ export const contractCase: ContractCase = {
   basic: 'test/basic.test.js',
   crash: 'test/crash.test.js',
   hang: 'test/hang.test.js',
-  ids: {
-    adds: 'test/basic.test.js::math › adds',
-    otherAdds: 'test/basic.test.js::strings › adds',
-    failing: 'test/basic.test.js::math › fails on purpose',
-    skipped: 'test/basic.test.js::math › is skipped',
-    typeError: 'test/basic.test.js::math › nested › throws a TypeError',
-    // ava refuses two tests with one title in a file.
-    repeated: null,
-  },
+  // ava has no suites: its users write them into the title; and it refuses two tests with one title in a file.
+  suiteSeparator: ' › ',
+  repeatedTitles: false,
 };
