@@ -45,7 +45,9 @@ function assertionSubject(call: CallExpression): Node | null {
   if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'expect') return firstArgument(node);
   const { callee } = call;
   const method = callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : null;
-  if (calleeName(call) === 'assert' || (method && ASSERTIONS.has(method))) return firstArgument(call);
+  // assert(v), assert.x(v), t.x(v), and assertions imported bare: strictEqual(v, w).
+  const bare = callee.type === 'Identifier' && ASSERTIONS.has(callee.name);
+  if (calleeName(call) === 'assert' || bare || (method && ASSERTIONS.has(method))) return firstArgument(call);
   return null;
 }
 
