@@ -12,10 +12,10 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `swesynth-${prefix}-`));
 }
 
-/** A private copy of a fixture repository, so that tests can change it. */
+/** A private copy of a fixture repository (without its installed packages), so that tests can change it. */
 export function copyFixture(name: string): string {
   const dir = join(tempDir(name), name);
-  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  cpSync(join(FIXTURES, name), dir, { recursive: true, filter: (source) => !source.includes('/node_modules') });
   return dir;
 }
 

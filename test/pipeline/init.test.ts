@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { RepoProfile } from '../../pipeline/profile.js';
+import { copyFixture, FIXTURES, swesynth, tempDir } from '../helpers.js';
+
+describe('init', () => {
+  it('writes a reviewed-ready profile that run can use, and does not overwrite it unasked', async () => {
+    const repos = tempDir('repos');
+    const result = await swesynth(['init', join(FIXTURES, 'tiny-lib'), '--repos', repos]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const path = result.stdout.trim();
+    expect(path).toBe(join(repos, 'local__tiny-lib.json'));
+    const profile = RepoProfile.parse(JSON.parse(readFileSync(path, 'utf8')));
+    expect(profile).toMatchObject({ name: 'local/tiny-lib', runner: 'node-test', packageManager: 'npm', install: 'npm install', commit: null });
+
+    const again = await swesynth(['init', join(FIXTURES, 'tiny-lib'), '--repos', repos]);
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain('already exists');
+  });
+
+  it('reads a git repository at the commit asked for, and takes overrides', async () => {
+    const repo = copyFixture('mocha');
+    const git = (...args: string[]) => execa('git', args, { cwd: repo, env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    await git('init', '-q');
+    await git('add', '-A');
+    await git('commit', '-qm', 'first');
+    const { stdout: commit } = await git('rev-parse', 'HEAD');
+    const result = await swesynth(['init', repo, '--commit', commit, '--name', 'acme/widgets', '--set', 'runnerArgs=["--require","tsx"]', '--repos', tempDir('repos'), '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ name: 'acme/widgets', commit, runner: 'mocha', install: 'npm ci', runnerArgs: ['--require', 'tsx'] });
+  });
+
+  it('refuses a folder that is not a JavaScript package', async () => {
+    const result = await swesynth(['init', tempDir('empty'), '--repos', tempDir('repos')]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('has no package.json at its root');
+  });
+});
