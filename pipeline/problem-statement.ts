@@ -182,6 +182,12 @@ function reproOf(test: FailedTest, text: string): Repro | null {
   return { code: blocks.join('\n\n'), failing: index === -1 ? null : statements[index]!, source };
 }
 
+/** A value inline when it fits on a line, else in a block of its own. */
+function shownValue(label: string, value: string): string[] {
+  const clipped = clip(value);
+  return clipped.includes('\n') ? [`${label}:`, '', '```', clipped, '```', ''] : [`${label}: \`${clipped}\``, ''];
+}
+
 function clip(value: string): string {
   return value.length > VALUE_LIMIT ? `${value.slice(0, VALUE_LIMIT)}…` : value;
 }
@@ -247,7 +253,7 @@ export function writeStatement(input: StatementInput): ProblemStatement {
   const parts = [title.endsWith('.') ? title : `${title}.`, ''];
   if (repro) parts.push('To reproduce:', '', '```js', repro.code, '```', '');
   if (failure.expected !== undefined && failure.actual !== undefined) {
-    parts.push(`Expected: \`${clip(failure.expected)}\``, '', `Actual: \`${clip(failure.actual)}\``, '');
+    parts.push(...shownValue('Expected', failure.expected), ...shownValue('Actual', failure.actual));
   } else {
     const what = failure.name && !failure.message.startsWith(failure.name) ? `${failure.name}: ${failure.message}` : failure.message;
     parts.push(`Error: \`${clip(what.split('\n')[0]!)}\``, '');

@@ -63,6 +63,15 @@ describe('problem statements', () => {
     });
   });
 
+  it('show a value that spans lines in a block of its own', () => {
+    const statement = writeStatement({
+      failed: [failed(9, { message: 'x', name: 'AssertionError', expected: 'Array [\n  10,\n]', actual: '0' })],
+      readTest: read,
+      forbidden: [],
+    });
+    expect('body' in statement && statement.body).toContain('Expected:\n\n```\nArray [\n  10,\n]\n```\n\nActual: `0`');
+  });
+
   it('name the call that threw and the error', () => {
     const statement = writeStatement({ failed: [failed(12, { message: 'empty range', name: 'RangeError' }, 'rejects an empty range with a clear error')], readTest: read, forbidden: [] });
     expect(statement).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
