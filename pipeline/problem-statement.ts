@@ -220,16 +220,19 @@ function titleOf(test: FailedTest, repro: Repro | null): string {
   const failure = test.failure!;
   const subject = repro ? subjectOf(repro) : null;
   const shown = subject && subject.text.length <= 80 ? `\`${subject.text}\`` : 'The result';
+  if (failure.operator === 'throws' || /Missing expected exception|did not throw/.test(failure.message)) return `${shown} does not throw`;
+  // Values to compare make a wrong result, whatever class the runner gives its assertion error.
+  if (failure.actual !== undefined && failure.expected !== undefined) {
+    const verb = subject?.isCall ? 'returns' : 'is';
+    if (failure.actual.length + failure.expected.length <= 80 && !/\n/.test(failure.actual + failure.expected)) {
+      return `${shown} ${verb} \`${failure.actual}\` instead of \`${failure.expected}\``;
+    }
+    return `${shown} ${verb} a wrong value`;
+  }
   if (failure.name && failure.name !== 'AssertionError') {
     const who = subject?.isCall && subject.text.length <= 80 ? shown : repro ? 'This code' : 'The library';
     const what = failure.message.startsWith(failure.name) ? failure.message : `${failure.name}: ${failure.message}`;
     return `${who} throws ${clip(what.split('\n')[0]!)}`;
-  }
-  if (failure.operator === 'throws' || /Missing expected exception/.test(failure.message)) return `${shown} does not throw`;
-  if (failure.actual !== undefined && failure.expected !== undefined) {
-    const verb = subject?.isCall ? 'returns' : 'is';
-    if (failure.actual.length + failure.expected.length <= 80) return `${shown} ${verb} \`${failure.actual}\` instead of \`${failure.expected}\``;
-    return `${shown} ${verb} a wrong value`;
   }
   return `${shown} fails: ${clip(failure.message.split('\n')[0]!)}`;
 }

@@ -132,7 +132,8 @@ test('converts hours', () => {
       file: 'src/index.test.ts',
       titlePath: ['converts hours'],
       status: 'fail',
-      failure: { message: 'expected 60000 to be 3600000', expected: '3600000', actual: '60000', location: { file: 'src/index.test.ts', line: 5, column: 20 } },
+      // jest names its assertion errors plain Error.
+      failure: { name: 'Error', message: 'expect(received).toBe(expected) // Object.is equality', expected: '3600000', actual: '60000', location: { file: 'src/index.test.ts', line: 5, column: 20 } },
     };
     const statement = writeStatement({ failed: [failed], readTest: () => text, forbidden: [] });
     expect(statement).toMatchObject({ title: "`ms('1h')` returns `60000` instead of `3600000`" });
