@@ -7,7 +7,7 @@ import type { BaselineTest, Candidate, Environment, FailedTest, Verdict } from '
 import { runnerNamed } from './runners/index.js';
 import { runTests, type TestRequest } from './runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from './runners/types.js';
-import { LocalSandbox } from './sandbox/local.js';
+import { SandboxPool } from './sandbox/pool.js';
 import type { Sandbox } from './sandbox/types.js';
 import { runConcurrently } from './scheduling/in-process.js';
 import { environmentOf } from './setup.js';
@@ -25,8 +25,7 @@ interface Judge {
   rebuild(sandbox: Sandbox): Promise<string | undefined>;
   stable: BaselineTest[];
   originals: Map<string, string>;
-  sandboxes: string;
-  env: Record<string, string>;
+  sandboxes: SandboxPool;
 }
 
 /** A file that crashed on load reports one error instead of its tests; its tests inherit it. */
@@ -34,11 +33,12 @@ function crashesByFile(results: TestResult[]): Map<string, TestResult> {
   return new Map(results.filter((result) => result.titlePath[0] === '(file)').map((result) => [result.file, result]));
 }
 
-/** Runs one candidate in its own sandbox and decides whether it makes a task. */
+/** Runs one candidate in a worker's sandbox and decides whether it makes a task. */
 async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   const started = performance.now();
   const original = ctx.originals.get(candidate.file)!;
-  const sandbox = await LocalSandbox.copyOf(ctx.environment.workspace, join(ctx.sandboxes, candidate.id), ctx.env);
+  const sandbox = await ctx.sandboxes.acquire();
+  let mutated = false;
   const verdict = (status: Verdict['status'], extra: Partial<Verdict> = {}): Verdict => ({
     candidateId: candidate.id,
     status,
@@ -50,6 +50,7 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   });
   try {
     await sandbox.writeFile(candidate.file, applyEdit(original, candidate.edit));
+    mutated = true;
     const built = await ctx.rebuild(sandbox);
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
     const run = await runTests(sandbox, ctx.adapter, { ...ctx.request, timeoutMs: ctx.environment.timeoutMs });
@@ -82,6 +83,7 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
 
     // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
     await sandbox.writeFile(candidate.file, original);
+    mutated = false;
     const rebuilt = await ctx.rebuild(sandbox);
     if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
     const only = [...new Set(failed.map((test) => test.file))];
@@ -93,7 +95,10 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     }
     return { verdict: verdict('kept', { failToPass, passToPass }), failed };
   } finally {
-    await sandbox.dispose();
+    // The next candidate in this sandbox starts from the clean file and its build.
+    if (mutated) await sandbox.writeFile(candidate.file, original);
+    if (mutated && (await ctx.rebuild(sandbox))) await sandbox.dispose();
+    else ctx.sandboxes.release(sandbox);
   }
 }
 
@@ -114,9 +119,10 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
   for (const file of new Set(pending.map((candidate) => candidate.file))) {
     originals.set(file, await readFile(join(environment.workspace, file), 'utf8'));
   }
-  const sandboxes = join(ctx.runDir, 'sandboxes');
+  const sandboxDir = join(ctx.runDir, 'sandboxes');
   // Sandboxes of a killed run are stale; their candidates have no verdict and run again.
-  await rm(sandboxes, { recursive: true, force: true });
+  await rm(sandboxDir, { recursive: true, force: true });
+  const sandboxes = new SandboxPool(environment.workspace, sandboxDir, profile.env);
 
   const build = profile.buildBeforeTests ? profile.build : null;
   const judgeContext: Judge = {
@@ -131,7 +137,6 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
     stable: store.baseline().filter((test) => test.verdict === 'stable'),
     originals,
     sandboxes,
-    env: profile.env,
   };
   if (pending.length < total) log.info(`validate: resuming, ${total - pending.length} of ${total} candidates already have a verdict`);
   const progress = new Progress('validate', pending.length, options.progress);
@@ -139,7 +144,8 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
     store.saveVerdict(outcome.verdict, outcome.failed);
     progress.tick(outcome.verdict.status);
   });
-  await rm(sandboxes, { recursive: true, force: true });
+  await sandboxes.dispose();
+  await rm(sandboxDir, { recursive: true, force: true });
 
   const counts = store.verdictCounts();
   const summary = { candidates: total, validatedNow: pending.length, verdicts: counts, kept: counts.kept ?? 0 };
