@@ -36,7 +36,7 @@ const NOT_SOURCE = [
 ];
 const DEFAULT_TESTS: Record<RunnerName, string[]> = {
   jest: ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)'],
-  vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'],
+  vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)', '**/__tests__/**/*.?(c|m)[jt]s?(x)'],
   'node-test': ['**/*.test.?(c|m)js', '**/*-test.?(c|m)js', '**/*_test.?(c|m)js', '**/test-*.?(c|m)js', '**/test/**/*.?(c|m)js'],
   mocha: ['test/*.{js,cjs,mjs}'],
   tap: ['test/**/*.{js,cjs,mjs,ts}', 'tests/**/*.{js,cjs,mjs,ts}', '**/*.test.{js,cjs,mjs,ts}'],
