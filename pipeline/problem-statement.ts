@@ -223,7 +223,7 @@ function titleOf(test: FailedTest, repro: Repro | null): string {
   if (failure.operator === 'throws' || /Missing expected exception|did not throw/.test(failure.message)) return `${shown} does not throw`;
   // Values to compare make a wrong result, whatever class the runner gives its assertion error.
   if (failure.actual !== undefined && failure.expected !== undefined) {
-    const verb = subject?.isCall ? 'returns' : 'is';
+    const verb = subject?.isCall && shown !== 'The result' ? 'returns' : 'is';
     if (failure.actual.length + failure.expected.length <= 80 && !/\n/.test(failure.actual + failure.expected)) {
       return `${shown} ${verb} \`${failure.actual}\` instead of \`${failure.expected}\``;
     }
