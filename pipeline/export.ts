@@ -47,7 +47,8 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
 
   const createdAt = new Date().toISOString();
   const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict]));
-  const statements = new Map(store.issues().filter((issue) => issue.status === 'written').map((issue) => [issue.candidateId, issue]));
+  const issues = store.issues();
+  const statements = new Map(issues.filter((issue) => issue.status === 'written').map((issue) => [issue.candidateId, issue]));
   const candidates = store.candidates();
   const instances = candidates
     .filter((candidate) => verdicts.get(candidate.id)?.status === 'kept' && statements.has(candidate.id))
@@ -84,11 +85,12 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
     });
 
   const yieldByOperator = store.yieldByOperator();
+  const validated = yieldByOperator.reduce((sum, row) => sum + row.validated, 0);
   const counts = {
     candidates: candidates.length,
     verdicts: store.verdictCounts(),
     kept: [...verdicts.values()].filter((verdict) => verdict.status === 'kept').length,
-    statementsRejected: store.issues().filter((issue) => issue.status === 'rejected').length,
+    statementsRejected: issues.filter((issue) => issue.status === 'rejected').length,
     instances: instances.length,
   };
   const files: Record<string, string> = {
@@ -105,7 +107,7 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
     repos: [{ name: profile.name, url: profile.url, commit: environment.baseCommit }],
     counts,
     yield: {
-      overall: yieldByOperator.reduce((sum, row) => sum + row.validated, 0) === 0 ? 0 : counts.kept / yieldByOperator.reduce((sum, row) => sum + row.validated, 0),
+      overall: validated === 0 ? 0 : counts.kept / validated,
       byOperator: Object.fromEntries(yieldByOperator.map(({ operator, ...figures }) => [operator, figures])),
     },
     files: Object.fromEntries(Object.entries(files).map(([name, text]) => [name, { sha256: sha256(text), bytes: Buffer.byteLength(text) }])),
