@@ -7,34 +7,104 @@ function render(prefix: string, line: string): string {
   return line.endsWith('\n') ? `${prefix}${line}` : `${prefix}${line}\n\\ No newline at end of file\n`;
 }
 
+type Op = ' ' | '-' | '+';
+
 /**
- * A git-style unified diff of one file, as one hunk spanning the changed lines (mutants change
- * one region, so one hunk is the minimal diff). Empty when nothing changed.
+ * The shortest edit script between two line lists (Myers' O(ND) algorithm). Mutants change a few
+ * lines, so D is small and this stays linear in the file's length.
+ */
+function editScript(a: readonly string[], b: readonly string[]): Op[] {
+  const max = a.length + b.length;
+  const offset = max + 1;
+  const furthest = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  let found = false;
+  for (let d = 0; d <= max && !found; d++) {
+    trace.push(furthest.slice());
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && furthest[offset + k - 1]! < furthest[offset + k + 1]!) ? furthest[offset + k + 1]! : furthest[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < a.length && y < b.length && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      furthest[offset + k] = x;
+      if (x >= a.length && y >= b.length) {
+        found = true;
+        break;
+      }
+    }
+  }
+  // Walk the trace back from the end to recover the path.
+  const ops: Op[] = [];
+  let x = a.length;
+  let y = b.length;
+  for (let d = trace.length - 1; d >= 0; d--) {
+    const v = trace[d]!;
+    const k = x - y;
+    const down = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!);
+    const previousK = down ? k + 1 : k - 1;
+    const previousX = d === 0 ? 0 : v[offset + previousK]!;
+    const previousY = previousX - previousK;
+    while (x > previousX && y > previousY) {
+      ops.push(' ');
+      x--;
+      y--;
+    }
+    if (d > 0) {
+      ops.push(down ? '+' : '-');
+      if (down) y--;
+      else x--;
+    }
+  }
+  return ops.reverse();
+}
+
+/**
+ * A git-style unified diff of one file: a hunk per changed region with `context` lines around it,
+ * regions closer than twice the context sharing a hunk. Empty when nothing changed.
  */
 export function unifiedDiff(path: string, before: string, after: string, context = 3): string {
   if (before === after) return '';
   const a = linesOf(before);
   const b = linesOf(after);
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
-
-  const start = Math.max(0, prefix - context);
-  const tail = Math.min(suffix, context);
-  const oldEnd = a.length - suffix + tail;
-  const newEnd = b.length - suffix + tail;
-  const oldCount = oldEnd - start;
-  const newCount = newEnd - start;
-  // Unified diff numbers an empty range by the line before it.
-  const oldStart = oldCount === 0 ? start : start + 1;
-  const newStart = newCount === 0 ? start : start + 1;
+  const ops = editScript(a, b);
 
   let out = `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n`;
-  out += `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@\n`;
-  for (let i = start; i < prefix; i++) out += render(' ', a[i]!);
-  for (let i = prefix; i < a.length - suffix; i++) out += render('-', a[i]!);
-  for (let i = prefix; i < b.length - suffix; i++) out += render('+', b[i]!);
-  for (let i = a.length - suffix; i < oldEnd; i++) out += render(' ', a[i]!);
+  let i = 0;
+  // Line positions in a and b at ops[i].
+  const positions: Array<[number, number]> = [];
+  for (let oldLine = 0, newLine = 0, j = 0; j < ops.length; j++) {
+    positions.push([oldLine, newLine]);
+    if (ops[j] !== '+') oldLine++;
+    if (ops[j] !== '-') newLine++;
+  }
+  while (i < ops.length) {
+    while (i < ops.length && ops[i] === ' ') i++;
+    if (i === ops.length) break;
+    const start = Math.max(0, i - context);
+    // Extend the hunk while the next change is within 2 × context unchanged lines.
+    let end = i;
+    let unchanged = 0;
+    for (let j = i; j < ops.length && unchanged <= 2 * context; j++) {
+      if (ops[j] === ' ') unchanged++;
+      else {
+        unchanged = 0;
+        end = j + 1;
+      }
+    }
+    const stop = Math.min(ops.length, end + context);
+    const slice = ops.slice(start, stop);
+    const oldCount = slice.filter((op) => op !== '+').length;
+    const newCount = slice.filter((op) => op !== '-').length;
+    const [oldAt, newAt] = positions[start]!;
+    // Unified diff numbers an empty range by the line before it.
+    out += `@@ -${oldCount === 0 ? oldAt : oldAt + 1},${oldCount} +${newCount === 0 ? newAt : newAt + 1},${newCount} @@\n`;
+    for (let j = start; j < stop; j++) {
+      const [oldLine, newLine] = positions[j]!;
+      out += render(ops[j]!, ops[j] === '+' ? b[newLine]! : a[oldLine]!);
+    }
+    i = stop;
+  }
   return out;
 }

@@ -33,9 +33,33 @@ export function replaceOperator(file: SourceFile, left: Node, right: Node, from:
   return { start, end: start + from.length, replacement: to };
 }
 
+/** Deletes a statement, and its whole lines when it stands alone on them, so the diff stays clean. */
+export function removeNode(file: SourceFile, node: Node): Edit {
+  const { text } = file;
+  const lineStart = text.lastIndexOf('\n', node.start! - 1) + 1;
+  const lineEnd = text.indexOf('\n', node.end!);
+  const before = text.slice(lineStart, node.start!);
+  const after = text.slice(node.end!, lineEnd === -1 ? text.length : lineEnd);
+  if (/^\s*$/.test(before) && /^\s*$/.test(after)) {
+    return { start: lineStart, end: lineEnd === -1 ? text.length : lineEnd + 1, replacement: '' };
+  }
+  return replaceNode(node, '');
+}
+
 /** Applies one edit to a text. */
 export function applyEdit(text: string, edit: Edit): string {
   return text.slice(0, edit.start) + edit.replacement + text.slice(edit.end);
+}
+
+/** True when no two edits touch the same text (edits that only meet at a point do not overlap). */
+export function disjoint(edits: readonly Edit[]): boolean {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  return sorted.every((edit, i) => i === 0 || sorted[i - 1]!.end <= edit.start && sorted[i - 1]!.start !== edit.start);
+}
+
+/** Applies disjoint edits to a text, each at its offset in the original. */
+export function applyEdits(text: string, edits: readonly Edit[]): string {
+  return [...edits].sort((a, b) => b.start - a.start).reduce(applyEdit, text);
 }
 
 /** 1-based line of an offset. */

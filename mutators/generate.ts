@@ -1,12 +1,12 @@
 import { applyEdit, lineAt } from './edits.js';
 import { parses } from './parse.js';
-import { discoverUnits } from './units.js';
-import type { Edit, Operator, SourceFile } from './types.js';
+import { discoverUnits, withinBounds, type UnitBounds } from './units.js';
+import type { Edit, Operator, SourceFile, Unit } from './types.js';
 
 export interface Mutant {
   operator: Operator;
   file: string;
-  unit: string;
+  unit: Unit;
   edit: Edit;
   /** The text the edit replaced. */
   original: string;
@@ -15,24 +15,36 @@ export interface Mutant {
   endLine: number;
 }
 
+/** Per operator: edits proposed, and of those the mutants that parse and are new. */
+export type SiteTally = Map<string, { sites: number; parseValid: number }>;
+
+export interface MutantsOptions {
+  bounds?: UnitBounds;
+  tally?: SiteTally;
+}
+
 /**
  * Every mutant of a file, in source order per operator. Mutants that do not parse or leave the
  * text unchanged are dropped, and so are duplicates (two operators making the same text).
  */
-export function mutantsOf(file: SourceFile, operators: readonly Operator[]): Mutant[] {
+export function mutantsOf(file: SourceFile, operators: readonly Operator[], { bounds, tally }: MutantsOptions = {}): Mutant[] {
   const seen = new Set<string>([file.text]);
   const mutants: Mutant[] = [];
-  const units = discoverUnits(file);
+  const units = discoverUnits(file).filter((unit) => !bounds || withinBounds(unit, bounds));
   for (const operator of operators) {
+    const counts = tally?.get(operator.name) ?? { sites: 0, parseValid: 0 };
+    tally?.set(operator.name, counts);
     for (const unit of units) {
       for (const edit of operator.sites(unit, file)) {
+        counts.sites++;
         const mutatedText = applyEdit(file.text, edit);
         if (seen.has(mutatedText) || !parses(file.path, mutatedText)) continue;
         seen.add(mutatedText);
+        counts.parseValid++;
         mutants.push({
           operator,
           file: file.path,
-          unit: unit.name,
+          unit,
           edit,
           original: file.text.slice(edit.start, edit.end),
           mutatedText,

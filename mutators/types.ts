@@ -9,9 +9,14 @@ export interface SourceFile {
 
 /** A function-like piece of code that mutations are attributed to. */
 export interface Unit {
-  /** Readable name, e.g. `clamp` or `ShoppingCart.total`. */
+  /** Qualified name, e.g. `clamp`, `ShoppingCart.total` or `api.load`. */
   name: string;
-  kind: 'function' | 'method' | 'arrow';
+  kind: 'function' | 'method' | 'getter' | 'setter' | 'arrow';
+  /** 1-based first and last line. */
+  startLine: number;
+  endLine: number;
+  /** Cyclomatic complexity of the unit's own code: 1 plus one per branch point. */
+  complexity: number;
   /** The function node itself (declaration, method, arrow or function expression). */
   node: Node;
   /** Every unit node of the file: a unit's own code stops where a nested unit begins. */
@@ -25,7 +30,8 @@ export interface Edit {
   replacement: string;
 }
 
-export type OperatorFamily = 'boundary' | 'logic' | 'arithmetic' | 'control-flow' | 'removal';
+/** What part of the language an operator changes; the stats group operators by it. */
+export type OperatorFamily = 'boundary' | 'logic' | 'arithmetic' | 'literal' | 'control-flow' | 'removal' | 'call' | 'async';
 
 export interface Operator {
   name: string;

@@ -25,13 +25,13 @@ function memberName(node: Node): string | null {
 }
 
 /**
- * The units of a file: function declarations, class and object methods, and functions
- * assigned to variables (const, let, and the var of older code), class fields, object keys or
- * `exports.x`.
+ * The units of a file: function declarations, class and object methods, getters and setters,
+ * and functions assigned to variables (const, let, and the var of older code), class fields,
+ * object keys or `exports.x`. Type-only code (overloads, `declare`, interfaces) has none.
  * Anonymous callbacks are not units: their code belongs to the unit around them.
  */
 export function discoverUnits(file: SourceFile): Unit[] {
-  const found: Array<Omit<Unit, 'boundary'>> = [];
+  const found: Array<Pick<Unit, 'name' | 'kind' | 'node'>> = [];
   const visit = (node: Node, owner: string | null): void => {
     const qualified = (name: string) => (owner ? `${owner}.${name}` : name);
     let childOwner = owner;
@@ -47,7 +47,7 @@ export function discoverUnits(file: SourceFile): Unit[] {
       case 'ClassPrivateMethod':
       case 'ObjectMethod': {
         const name = keyName(node.key, node.computed ?? false);
-        if (name) found.push({ name: qualified(name), kind: 'method', node });
+        if (name) found.push({ name: qualified(name), kind: node.kind === 'get' ? 'getter' : node.kind === 'set' ? 'setter' : 'method', node });
         break;
       }
       case 'ClassProperty':
@@ -78,7 +78,49 @@ export function discoverUnits(file: SourceFile): Unit[] {
   };
   visit(file.ast.program, null);
   const boundary = new Set(found.map((unit) => unit.node));
-  return found.map((unit) => ({ ...unit, boundary }));
+  return found.map((unit) => {
+    const located = { ...unit, boundary, startLine: unit.node.loc!.start.line, endLine: unit.node.loc!.end.line, complexity: 0 };
+    return { ...located, complexity: complexityOf(located) };
+  });
+}
+
+/** Whether a node is a branch point: each adds a path through the code. */
+function branches(node: Node): boolean {
+  switch (node.type) {
+    case 'IfStatement':
+    case 'ConditionalExpression':
+    case 'ForStatement':
+    case 'ForInStatement':
+    case 'ForOfStatement':
+    case 'WhileStatement':
+    case 'DoWhileStatement':
+    case 'CatchClause':
+    case 'LogicalExpression':
+      return true;
+    case 'SwitchCase':
+      return node.test !== null;
+    case 'OptionalMemberExpression':
+    case 'OptionalCallExpression':
+      return node.optional;
+    default:
+      return false;
+  }
+}
+
+function complexityOf(unit: Unit): number {
+  let complexity = 1;
+  for (const { node } of nodesOf(unit)) if (branches(node)) complexity++;
+  return complexity;
+}
+
+/** Bounds on the units worth mutating: trivial ones teach little, huge ones make sprawling tasks. */
+export interface UnitBounds {
+  minComplexity: number;
+  maxLines: number;
+}
+
+export function withinBounds(unit: Unit, bounds: UnitBounds): boolean {
+  return unit.complexity >= bounds.minComplexity && unit.endLine - unit.startLine + 1 <= bounds.maxLines;
 }
 
 /** Nodes of a unit's own code with their parents, nested units excluded. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger, StageContext, StageResult } from './context.js';
 import { CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
@@ -7,6 +8,9 @@ import { exportDataset } from './export.js';
 import { init } from './init.js';
 import { openRun, requireEarlierStages, STAGES } from './stages.js';
 import type { StageName } from './store.js';
+import { collectStats } from './stages.js';
+import { statsHtml } from './stats-html.js';
+import { funnelTable, repoTable } from './stats.js';
 import { GENERATOR } from './version.js';
 
 interface Flags {
@@ -16,13 +20,31 @@ interface Flags {
   config?: string;
   concurrency?: number;
   seed?: number;
-  limit?: number;
   operators?: string[];
+  maxCandidates?: number;
+  maxPerOperator?: number;
+  maxPerUnit?: number;
+  minComplexity?: number;
+  maxUnitLines?: number;
+  multiSite?: number;
+  typeCheck?: boolean;
+  combine?: number;
   baselineRuns?: number;
   dataset?: string;
   datasetVersion?: string;
   out?: string;
   progress?: boolean;
+}
+
+function probability(value: string): number {
+  const parsed = Number(value);
+  if (!(parsed >= 0 && parsed <= 1)) throw new InvalidArgumentError('expected a probability between 0 and 1');
+  return parsed;
+}
+
+/** A cap of 0 means no cap. */
+function cap(value: number): number | null {
+  return value === 0 ? null : value;
 }
 
 function integer(min: number) {
@@ -48,8 +70,18 @@ async function execute(target: string, flags: Flags, work: (ctx: StageContext) =
     options: {
       concurrency: flags.concurrency ?? config.concurrency ?? DEFAULTS.concurrency,
       seed: flags.seed ?? config.seed ?? DEFAULTS.seed,
-      limit: flags.limit ?? config.limit ?? null,
-      operators: flags.operators ?? config.operators ?? [],
+      mutation: {
+        operators: flags.operators ?? config.operators ?? [],
+        maxCandidates: cap(flags.maxCandidates ?? config.maxCandidates ?? DEFAULTS.maxCandidates),
+        maxPerOperator: cap(flags.maxPerOperator ?? config.maxPerOperator ?? DEFAULTS.maxPerOperator),
+        maxPerUnit: cap(flags.maxPerUnit ?? config.maxPerUnit ?? DEFAULTS.maxPerUnit),
+        minComplexity: flags.minComplexity ?? config.minComplexity ?? DEFAULTS.minComplexity,
+        maxUnitLines: flags.maxUnitLines ?? config.maxUnitLines ?? DEFAULTS.maxUnitLines,
+        multiSite: flags.multiSite ?? config.multiSite ?? DEFAULTS.multiSite,
+        // commander sets typeCheck to true unless --no-type-check is given, so the config file decides only then.
+        typeCheck: flags.typeCheck === false ? false : config.typeCheck ?? DEFAULTS.typeCheck,
+      },
+      combine: flags.combine ?? config.combine ?? DEFAULTS.combine,
       baselineRuns: flags.baselineRuns ?? config.baselineRuns ?? DEFAULTS.baselineRuns,
       dataset: flags.dataset,
       datasetVersion: flags.datasetVersion ?? null,
@@ -80,8 +112,15 @@ function withRunOptions(command: Command): Command {
     .option('--config <file>', `settings file (default ./${CONFIG_FILE} when present)`)
     .option('--concurrency <n>', `candidates validated at once (default ${DEFAULTS.concurrency}, the CPU count)`, integer(1))
     .option('--seed <n>', `seed for sampling candidates (default ${DEFAULTS.seed})`, integer(0))
-    .option('--limit <n>', 'validate at most n candidates, sampled by seed (default: all)', integer(1))
     .option('--operators <names>', 'comma-separated mutation operators (default: all)', (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
+    .option('--max-candidates <n>', `validate at most n candidates, spread over the functions (default ${DEFAULTS.maxCandidates}; 0: no cap)`, integer(0))
+    .option('--max-per-operator <n>', 'at most n candidates from one operator (default: no cap)', integer(0))
+    .option('--max-per-unit <n>', `at most n candidates from one function (default ${DEFAULTS.maxPerUnit}; 0: no cap)`, integer(0))
+    .option('--min-complexity <n>', `skip functions of lower cyclomatic complexity (default ${DEFAULTS.minComplexity})`, integer(1))
+    .option('--max-unit-lines <n>', `skip functions longer than n lines (default ${DEFAULTS.maxUnitLines})`, integer(1))
+    .option('--multi-site <p>', 'also make one multi-site candidate per function, each site joining with probability p (default 0: none)', probability)
+    .option('--combine <n>', 'after validation, merge kept bugs of one file into up to n harder tasks (default 0)', integer(0))
+    .addOption(new Option('--no-type-check', 'keep mutants the TypeScript compiler rejects'))
     .option('--baseline-runs <n>', `times the test suite runs at setup to find flaky tests (default ${DEFAULTS.baselineRuns})`, integer(2))
     .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
     .option('--dataset-version <version>', 'version to write (default: the next free vN)')
@@ -110,12 +149,12 @@ export function buildProgram(): Command {
     .addHelpText(
       'after',
       `
-Stages run in order: setup → mutate → validate → issues → export. Each keeps its results in the
+Stages run in order: setup → mutate → validate → combine → issues → export. Each keeps its results in the
 run's store, so a rerun skips finished work and a killed run resumes.
 
 Examples:
   $ swesynth run repos/swesynth__example.json            # the bundled example
-  $ swesynth run ../my-lib --limit 200 --concurrency 4   # your own repository
+  $ swesynth run ../my-lib --max-candidates 500 --concurrency 4   # your own repository
   $ swesynth validate ../my-lib --json                   # one stage, machine-readable summary
 `,
     );
@@ -150,8 +189,8 @@ Examples:
       log.info(`init: wrote ${path}: ${profile.runner} via ${profile.packageManager}; review it, then run \`swesynth run ${path}\``);
     });
 
-  withRunOptions(program.command('run').description('run every stage in order: setup, mutate, validate, issues, export'))
-    .addHelpText('after', '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --limit 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n')
+  withRunOptions(program.command('run').description('run every stage in order: setup, mutate, validate, combine, issues, export'))
+    .addHelpText('after', '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --max-candidates 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n')
     .action(async (target: string, flags: Flags) =>
       execute(target, flags, async (ctx) => {
         const results: StageResult[] = [];
@@ -164,17 +203,38 @@ Examples:
     'swesynth setup repos/acme__widgets.json --baseline-runs 5',
   ]);
   stageCommand(program, 'mutate', 'generate candidate bugs with the mutation operators', [
-    'swesynth mutate ../my-lib --limit 300 --seed 7',
+    'swesynth mutate ../my-lib --max-candidates 300 --max-per-unit 3 --seed 7',
+    'swesynth mutate ../my-lib --multi-site 0.3',
     'swesynth mutate ../my-lib --operators comparison-boundary,logical-flip',
   ]);
   stageCommand(program, 'validate', 'run the tests against every candidate and keep the ones a stable test notices', [
     'swesynth validate ../my-lib --concurrency 4',
+  ]);
+  stageCommand(program, 'combine', 'merge kept bugs of one file or module into harder tasks and validate them as a whole', [
+    'swesynth combine ../my-lib --combine 20',
   ]);
   stageCommand(program, 'issues', 'write a problem statement for every kept candidate from its failing assertion', ['swesynth issues ../my-lib']);
   stageCommand(program, 'export', 'write the kept tasks as a new dataset version under the output folder', [
     'swesynth export ../my-lib',
     'swesynth export ../my-lib --dataset my-lib-tasks --dataset-version 2026.11 --out datasets',
   ]);
+  program
+    .command('stats')
+    .description('the funnel per operator (proposed, parse-valid, type-valid, killed, timed out, survived, kept, tasks) with yield and its 95% interval, per repository and overall')
+    .argument('[runs...]', 'run folders or repos (profile, path); default: every run under the runs folder')
+    .option('--json', 'print the figures as JSON')
+    .option('--html <file>', 'also write a self-contained HTML report with a chart')
+    .option('--config <file>', `settings file (default ./${CONFIG_FILE} when present)`)
+    .addHelpText('after', '\nExamples:\n  $ swesynth stats                                   # every run so far\n  $ swesynth stats ../my-lib --json\n  $ swesynth stats .swesynth/runs/* --html yield.html\n')
+    .action(async (targets: string[], flags: { json?: boolean; html?: string; config?: string }) => {
+      const config = loadConfig(flags.config);
+      const stats = await collectStats(targets, config.runsDir ?? DEFAULTS.runsDir);
+      if (flags.html) {
+        await writeFile(flags.html, statsHtml(stats, 'swesynth yield report'));
+        log.info(`stats: wrote ${flags.html}`);
+      }
+      process.stdout.write(flags.json ? `${JSON.stringify(stats, null, 2)}\n` : `${funnelTable(stats.overall.operators, stats.overall.total)}\n\n${repoTable(stats)}\n`);
+    });
   return program;
 }
 

@@ -1,12 +1,13 @@
 import type { RepoProfile } from './profile.js';
+import type { MutationSettings } from './records.js';
 import type { RunStore } from './store.js';
 
 export interface RunOptions {
   concurrency: number;
   seed: number;
-  limit: number | null;
-  /** Operator names; empty means all. */
-  operators: string[];
+  mutation: Omit<MutationSettings, 'seed'>;
+  /** How many merged candidates (kept bugs of one file or module) the combine stage makes. */
+  combine: number;
   baselineRuns: number;
   dataset: string;
   datasetVersion: string | null;

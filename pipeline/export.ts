@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from './errors.js';
+import { MutationSettings } from './records.js';
 import { environmentOf } from './setup.js';
 import { slugOf } from './profile.js';
 import { GENERATOR } from './version.js';
@@ -75,9 +76,15 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
           family: candidate.family,
           file: candidate.file,
           function: candidate.unit,
-          lines: { start: candidate.startLine, end: candidate.endLine },
-          original: candidate.original,
-          replacement: candidate.edit.replacement,
+          sites: candidate.sites.map((site) => ({
+            file: site.file,
+            function: site.unit,
+            operator: site.operator,
+            lines: { start: site.startLine, end: site.endLine },
+            original: site.original,
+            replacement: site.replacement,
+          })),
+          ...(candidate.parents.length > 0 ? { combines: candidate.parents } : {}),
         },
         title: statement.title,
         runner: profile.runner,
@@ -102,7 +109,7 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
     dataset: options.dataset,
     version,
     created_at: createdAt,
-    config: { seed: options.seed, limit: options.limit, operators: options.operators, baselineRuns: environment.baselineRuns, timeoutMs: environment.timeoutMs, sandbox: 'local', runner: profile.runner },
+    config: { ...store.getMeta('mutation', MutationSettings), baselineRuns: environment.baselineRuns, timeoutMs: environment.timeoutMs, sandbox: 'local', runner: profile.runner },
     seed: options.seed,
     repos: [{ name: profile.name, url: profile.url, commit: environment.baseCommit }],
     counts,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { applyEdit } from '../mutators/edits.js';
+import { mutatedFiles } from './candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import { writeStatement } from './problem-statement.js';
 import type { Candidate, FailedTest } from './records.js';
@@ -13,13 +13,19 @@ function linesAround(text: string, start: number, end: number): string[] {
 }
 
 /** What a statement must never show: the tests' titles and files, and the changed lines before and after. */
-function forbiddenFor(candidate: Candidate, failed: FailedTest[], sourceText: string): string[] {
-  const mutated = applyEdit(sourceText, candidate.edit);
-  return [
-    ...failed.flatMap((test) => [test.titlePath.at(-1) ?? '', test.file, basename(test.file)]),
-    ...linesAround(sourceText, candidate.edit.start, candidate.edit.end),
-    ...linesAround(mutated, candidate.edit.start, candidate.edit.start + candidate.edit.replacement.length),
-  ];
+function forbiddenFor(candidate: Candidate, failed: FailedTest[], read: (file: string) => string): string[] {
+  const mutated = mutatedFiles(candidate.sites, read);
+  const changedLines = candidate.sites.flatMap((site) => {
+    // Where the site's replacement sits in the mutated text: shifted by the edits before it.
+    const shift = candidate.sites
+      .filter((other) => other.file === site.file && other.start < site.start)
+      .reduce((sum, other) => sum + other.replacement.length - (other.end - other.start), 0);
+    return [
+      ...linesAround(read(site.file), site.start, site.end),
+      ...linesAround(mutated.get(site.file)!, site.start + shift, site.start + shift + site.replacement.length),
+    ];
+  });
+  return [...failed.flatMap((test) => [test.titlePath.at(-1) ?? '', test.file, basename(test.file)]), ...changedLines];
 }
 
 /** Issues: a problem statement for every kept candidate, from its failing assertions. */
@@ -42,7 +48,7 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
   for (const candidate of store.candidates()) {
     if (!kept.has(candidate.id) || written.has(candidate.id)) continue;
     const failed = store.failedTests(candidate.id);
-    const statement = writeStatement({ failed, readTest: read, forbidden: forbiddenFor(candidate, failed, read(candidate.file) ?? '') });
+    const statement = writeStatement({ failed, readTest: read, forbidden: forbiddenFor(candidate, failed, (file) => read(file) ?? '') });
     if ('rejected' in statement) {
       store.saveIssue({ candidateId: candidate.id, status: 'rejected', title: '', body: '', reason: statement.rejected });
     } else {

@@ -1,63 +1,94 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { glob } from 'tinyglobby';
-import { unifiedDiff } from '../mutators/diff.js';
-import { mutantsOf, type Mutant } from '../mutators/generate.js';
+import { whyNotMutable } from '../mutators/eligibility.js';
+import { mutantsOf, type Mutant, type SiteTally } from '../mutators/generate.js';
+import { multiSiteMutant } from '../mutators/multi-site.js';
 import { parseSource } from '../mutators/parse.js';
 import { operatorsNamed } from '../mutators/registry.js';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from './errors.js';
-import { sample } from './random.js';
-import { MutationSettings, type Candidate } from './records.js';
+import { seededRandom } from './random.js';
+import { candidateId, patchesOf } from './candidates.js';
+import { MutationSettings, OperatorFunnel, type Candidate, type Site } from './records.js';
+import { selectSpread } from './sampling.js';
 import { environmentOf } from './setup.js';
+import { TypeCheck } from './type-check.js';
 
-function candidateOf(mutant: Mutant, originalText: string): Candidate {
-  const { edit } = mutant;
-  const id = createHash('sha256')
-    .update(`${mutant.file}\0${mutant.operator.name}\0${edit.start}\0${edit.end}\0${edit.replacement}`)
-    .digest('hex')
-    .slice(0, 12);
-  return {
-    id,
-    operator: mutant.operator.name,
-    family: mutant.operator.family,
+export const MULTI_SITE = 'multi-site';
+
+/** A mutant of one file before sampling: one site, or several of one unit. */
+interface Proposal {
+  operator: string;
+  family: string;
+  unitKey: string;
+  sites: Mutant[];
+  originalText: string;
+  mutatedText: string;
+}
+
+function candidateOf(proposal: Proposal): Candidate {
+  const sites: Site[] = proposal.sites.map((mutant) => ({
     file: mutant.file,
-    unit: mutant.unit,
-    edit,
+    operator: mutant.operator.name,
+    unit: mutant.unit.name,
+    ...mutant.edit,
     original: mutant.original,
     startLine: mutant.startLine,
     endLine: mutant.endLine,
-    bugPatch: unifiedDiff(mutant.file, originalText, mutant.mutatedText),
-    fixPatch: unifiedDiff(mutant.file, mutant.mutatedText, originalText),
+  }));
+  return {
+    id: candidateId(proposal.operator, sites),
+    operator: proposal.operator,
+    family: proposal.family,
+    file: sites[0]!.file,
+    unit: sites[0]!.unit,
+    sites,
+    parents: [],
+    ...patchesOf(sites, () => proposal.originalText),
   };
 }
 
-/** Mutate: every operator over every unit of every source file, then a seeded sample if limited. */
+/** The settings a run was mutated with must not change under it: its candidates depend on them. */
+function checkSettings(ctx: StageContext, settings: MutationSettings): void {
+  const previous = ctx.store.getMeta('mutation', MutationSettings);
+  if (!previous || JSON.stringify(previous) === JSON.stringify(settings)) return;
+  const changed = Object.keys(settings).filter((key) => JSON.stringify(previous[key as keyof MutationSettings]) !== JSON.stringify(settings[key as keyof MutationSettings]));
+  throw new UserError(`this run was mutated with other settings (${changed.join(', ')} differ)`, 'pass the same options, or --fresh to start the run over');
+}
+
+/**
+ * Mutate: every operator over every unit of every mutable source file; optionally multi-site
+ * mutants; then a sample spread over units within the caps, each mutant of a TypeScript file
+ * passing the type checker first.
+ */
 export async function mutate(ctx: StageContext): Promise<StageResult> {
   const { store, profile, options, log } = ctx;
-  const settings: MutationSettings = { seed: options.seed, limit: options.limit, operators: options.operators };
-  const previous = store.getMeta('mutation', MutationSettings);
-  if (previous && JSON.stringify(previous) !== JSON.stringify(settings)) {
-    throw new UserError(
-      `this run was mutated with seed ${previous.seed}, limit ${previous.limit ?? 'none'} and operators ${previous.operators.join(',') || 'all'}; the options given now differ`,
-      'pass the same options, or --fresh to start the run over',
-    );
-  }
+  const settings: MutationSettings = { seed: options.seed, ...options.mutation };
+  checkSettings(ctx, settings);
   const done = store.stageSummary('mutate');
   if (done) return { stage: 'mutate', alreadyDone: true, ...done };
 
   const { workspace } = environmentOf(ctx);
-  const operators = operatorsNamed(options.operators);
+  const operators = operatorsNamed(settings.operators);
   const files = (await glob(profile.source.include, { cwd: workspace, ignore: [...profile.source.exclude, ...profile.tests, '**/node_modules/**'] })).sort();
   if (files.length === 0) {
     throw new UserError(`no source files in ${profile.name} match ${profile.source.include.join(', ')}`, 'set "source.include" in the repo profile');
   }
 
-  const all: Candidate[] = [];
+  const bounds = { minComplexity: settings.minComplexity, maxLines: settings.maxUnitLines };
+  const tally: SiteTally = new Map();
+  const proposals: Proposal[] = [];
   const unparsable: string[] = [];
+  const excluded: Record<string, string[]> = {};
+  const random = seededRandom(settings.seed);
   for (const file of files) {
     const text = await readFile(join(workspace, file), 'utf8');
+    const reason = whyNotMutable(file, text);
+    if (reason) {
+      (excluded[reason] ??= []).push(file);
+      continue;
+    }
     let source;
     try {
       source = parseSource(file, text);
@@ -66,15 +97,71 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
       unparsable.push(file);
       continue;
     }
-    for (const mutant of mutantsOf(source, operators)) all.push(candidateOf(mutant, text));
+    const byUnit = new Map<string, Mutant[]>();
+    for (const mutant of mutantsOf(source, operators, { bounds, tally })) {
+      const unitKey = `${file}\0${mutant.unit.name}\0${mutant.unit.startLine}`;
+      byUnit.set(unitKey, [...(byUnit.get(unitKey) ?? []), mutant]);
+      proposals.push({ operator: mutant.operator.name, family: mutant.operator.family, unitKey, sites: [mutant], originalText: text, mutatedText: mutant.mutatedText });
+    }
+    if (settings.multiSite === 0) continue;
+    const multi = tally.get(MULTI_SITE) ?? { sites: 0, parseValid: 0 };
+    tally.set(MULTI_SITE, multi);
+    for (const [unitKey, unitMutants] of byUnit) {
+      if (unitMutants.length < 2) continue;
+      multi.sites++;
+      const combined = multiSiteMutant(unitMutants, text, settings.multiSite, random);
+      if (!combined) continue;
+      multi.parseValid++;
+      proposals.push({ operator: MULTI_SITE, family: MULTI_SITE, unitKey, sites: combined.sites, originalText: text, mutatedText: combined.mutatedText });
+    }
   }
-  const candidates = options.limit === null ? all : sample(all, options.limit, options.seed);
-  const summary = { sourceFiles: files.length, unparsable, generated: all.length, candidates: candidates.length };
+
+  const typeCheck = settings.typeCheck && proposals.some((proposal) => TypeCheck.covers(proposal.sites[0]!.file)) ? TypeCheck.open(workspace) : null;
+  const checks = new Map<string, { checked: number; valid: number }>();
+  const picked = selectSpread(proposals, settings, settings.seed, (proposal) => {
+    const file = proposal.sites[0]!.file;
+    if (!typeCheck || !TypeCheck.covers(file)) return true;
+    const counts = checks.get(proposal.operator) ?? { checked: 0, valid: 0 };
+    checks.set(proposal.operator, counts);
+    counts.checked++;
+    if (typeCheck.newError(file, proposal.mutatedText) !== null) return false;
+    counts.valid++;
+    return true;
+  });
+  const candidates = picked.map(candidateOf);
+  if (new Set(candidates.map((candidate) => candidate.bugPatch)).size !== candidates.length) throw new Error('two candidates have the same diff');
+
+  const families = new Map(proposals.map((proposal) => [proposal.operator, proposal.family]));
+  const funnel: OperatorFunnel[] = [...tally].map(([operator, { sites, parseValid }]) => ({
+    operator,
+    family: families.get(operator) ?? operators.find((each) => each.name === operator)?.family ?? MULTI_SITE,
+    sites,
+    parseValid,
+    typeChecked: checks.get(operator)?.checked ?? 0,
+    typeValid: checks.get(operator)?.valid ?? 0,
+    candidates: picked.filter((proposal) => proposal.operator === operator).length,
+  }));
+  const summary = {
+    sourceFiles: files.length,
+    excluded,
+    unparsable,
+    mutants: proposals.length,
+    candidates: candidates.length,
+    typeCheck: typeCheck && {
+      checked: typeCheck.checked,
+      rejected: typeCheck.rejected,
+      setupMs: Math.round(typeCheck.setupMs),
+      msPerMutant: typeCheck.checked === 0 ? 0 : Math.round(typeCheck.checkMs / typeCheck.checked),
+    },
+  };
   store.transaction(() => {
     store.saveCandidates(candidates);
     store.setMeta('mutation', settings);
+    store.setMeta('funnel', funnel);
     store.finishStage('mutate', summary);
   });
-  log.info(`mutate: ${all.length} mutants in ${files.length - unparsable.length} files, ${candidates.length} candidates kept for validation`);
+  const typeNote = typeCheck ? `, ${typeCheck.rejected} of ${typeCheck.checked} checked rejected by the type checker (${summary.typeCheck!.msPerMutant} ms each)` : '';
+  const skipped = Object.values(excluded).flat().length;
+  log.info(`mutate: ${proposals.length} mutants in ${files.length - unparsable.length - skipped} files${typeNote}; ${candidates.length} candidates for validation`);
   return { stage: 'mutate', alreadyDone: false, ...summary };
 }

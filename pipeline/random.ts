@@ -10,14 +10,12 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** `count` items picked at random (by seed), kept in their original order. */
-export function sample<T>(items: readonly T[], count: number, seed: number): T[] {
-  if (count >= items.length) return [...items];
-  const random = seededRandom(seed);
-  const indices = items.map((_, index) => index);
-  for (let i = indices.length - 1; i > 0; i--) {
+/** A shuffled copy (Fisher–Yates) driven by `random`. */
+export function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [indices[i], indices[j]] = [indices[j]!, indices[i]!];
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
   }
-  return indices.slice(0, count).sort((a, b) => a - b).map((index) => items[index]!);
+  return copy;
 }

@@ -3,6 +3,8 @@ import { Failure, TestStatus } from './runners/types.js';
 
 /** What setup learned about the repository; later stages read it instead of the file system. */
 export const Environment = z.object({
+  /** The repository's name from its profile, e.g. `acme/widgets`. */
+  repo: z.string(),
   workspace: z.string(),
   baseCommit: z.string(),
   /** The repository's own version (package.json), SWE-bench's `version` field. */
@@ -28,16 +30,32 @@ export const BaselineTest = z.object({
 });
 export type BaselineTest = z.infer<typeof BaselineTest>;
 
-export const Candidate = z.object({
-  id: z.string(),
-  operator: z.string(),
-  family: z.string(),
+/** One changed place: an edit to a file's text, and the operator and unit it came from. */
+export const Site = z.object({
   file: z.string(),
+  operator: z.string(),
   unit: z.string(),
-  edit: z.object({ start: z.number().int(), end: z.number().int(), replacement: z.string() }),
+  start: z.number().int(),
+  end: z.number().int(),
+  replacement: z.string(),
+  /** The text the edit replaced. */
   original: z.string(),
   startLine: z.number().int(),
   endLine: z.number().int(),
+});
+export type Site = z.infer<typeof Site>;
+
+export const Candidate = z.object({
+  id: z.string(),
+  /** The operator of a single-site candidate; `multi-site` or `combined` otherwise. */
+  operator: z.string(),
+  family: z.string(),
+  /** The file and unit of the first site. */
+  file: z.string(),
+  unit: z.string(),
+  sites: z.array(Site).min(1),
+  /** For a combined candidate, the kept candidates it merges. */
+  parents: z.array(z.string()),
   /** Introduces the bug into the clean repository. */
   bugPatch: z.string(),
   /** Repairs it: the reverse of bugPatch. */
@@ -59,6 +77,8 @@ export const VerdictStatus = z.enum([
   'build-failed',
   /** The runner gave no usable report: an infrastructure failure, not a verdict on the mutant. */
   'error',
+  /** A combined candidate whose failures are not the union of its parts' (one bug masks another). */
+  'interfered',
 ]);
 export type VerdictStatus = z.infer<typeof VerdictStatus>;
 
@@ -106,7 +126,34 @@ export type ExportRecord = z.infer<typeof ExportRecord>;
 /** Options that shape the candidates; a run keeps the ones it started with. */
 export const MutationSettings = z.object({
   seed: z.number().int(),
-  limit: z.number().int().positive().nullable(),
+  /** Operator names; empty means all. */
   operators: z.array(z.string()),
+  /** Caps on the candidates sent to validation; null means no cap. */
+  maxCandidates: z.number().int().positive().nullable(),
+  maxPerOperator: z.number().int().positive().nullable(),
+  maxPerUnit: z.number().int().positive().nullable(),
+  /** Units below this cyclomatic complexity or above this many lines are not mutated. */
+  minComplexity: z.number().int().positive(),
+  maxUnitLines: z.number().int().positive(),
+  /** Chance that each site of a unit joins its multi-site candidate; 0 makes none. */
+  multiSite: z.number().min(0).max(1),
+  /** Drop mutants the TypeScript compiler rejects (TypeScript repositories only). */
+  typeCheck: z.boolean(),
 });
 export type MutationSettings = z.infer<typeof MutationSettings>;
+
+/** How far one operator's mutants got before validation, counted by the mutate stage. */
+export const OperatorFunnel = z.object({
+  operator: z.string(),
+  family: z.string(),
+  /** Edits the operator proposed. */
+  sites: z.number().int(),
+  /** Of those, mutants that parse and differ from every other. */
+  parseValid: z.number().int(),
+  /** Of those, how many the sampler looked at, and of those how many the type checker passed. */
+  typeChecked: z.number().int(),
+  typeValid: z.number().int(),
+  /** Sent to validation. */
+  candidates: z.number().int(),
+});
+export type OperatorFunnel = z.infer<typeof OperatorFunnel>;

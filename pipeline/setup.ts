@@ -121,6 +121,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     );
   }
   const environment: Environment = {
+    repo: profile.name,
     workspace,
     baseCommit,
     repoVersion: await repoVersion(workspace),

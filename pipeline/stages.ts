@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger, RunOptions, StageContext, StageResult } from './context.js';
 import { UserError } from './errors.js';
+import { combine } from './combine.js';
 import { exportDataset } from './export.js';
 import { issues } from './issues.js';
 import { mutate } from './mutate.js';
 import { resolveTarget, slugOf } from './profile.js';
 import { setup } from './setup.js';
+import { combineStats, statsOf, type Stats } from './stats.js';
 import { RunStore, type StageName } from './store.js';
 import { validate } from './validate.js';
 
@@ -16,6 +18,7 @@ export const STAGES: ReadonlyArray<{ name: StageName; run: (ctx: StageContext) =
   { name: 'setup', run: setup },
   { name: 'mutate', run: mutate },
   { name: 'validate', run: validate },
+  { name: 'combine', run: combine },
   { name: 'issues', run: issues },
   { name: 'export', run: exportDataset },
 ];
@@ -36,6 +39,24 @@ export async function openRun({ target, runsDir, runDir, fresh, options, log }: 
   if (fresh && existsSync(dir)) await rm(dir, { recursive: true, force: true });
   const store = new RunStore(join(dir, 'run.db'));
   return { store, profile, location, runDir: dir, options: { ...options, dataset: options.dataset ?? slugOf(profile) }, log };
+}
+
+/** The stats of runs named by folder or by repo, or of every run under `runsDir`. */
+export async function collectStats(targets: readonly string[], runsDir: string): Promise<Stats> {
+  const dirs = targets.length > 0
+    ? targets.map((target) => (existsSync(join(target, 'run.db')) ? target : join(runsDir, slugOf(resolveTarget(target).profile))))
+    : existsSync(runsDir) ? (await readdir(runsDir)).map((name) => join(runsDir, name)).filter((dir) => existsSync(join(dir, 'run.db'))) : [];
+  if (dirs.length === 0) throw new UserError(`no runs under ${runsDir}`, 'run `swesynth run <repo>` first, or name run folders');
+  const repos = dirs.map((dir) => {
+    if (!existsSync(join(dir, 'run.db'))) throw new UserError(`${dir} has no run`, 'run `swesynth run <repo>` first, or name a run folder');
+    const store = new RunStore(join(dir, 'run.db'));
+    try {
+      return statsOf(store);
+    } finally {
+      store.close();
+    }
+  });
+  return combineStats(repos);
 }
 
 /** Refuses to run a stage before the ones it depends on. */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { z } from 'zod';
+import { UserError } from './errors.js';
 import {
   BaselineTest,
   Candidate,
@@ -22,7 +23,10 @@ CREATE TABLE IF NOT EXISTS issues (candidate_id TEXT PRIMARY KEY REFERENCES cand
 CREATE TABLE IF NOT EXISTS exports (dataset TEXT NOT NULL, version TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (dataset, version));
 `;
 
-export type StageName = 'setup' | 'mutate' | 'validate' | 'issues' | 'export';
+/** Bumped whenever a record's shape changes, so an old run is refused rather than misread. */
+const SCHEMA_VERSION = 2;
+
+export type StageName = 'setup' | 'mutate' | 'validate' | 'combine' | 'issues' | 'export';
 
 export interface OperatorYield {
   operator: string;
@@ -47,6 +51,13 @@ export class RunStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);
+    const version = this.db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined;
+    const used = (this.db.prepare('SELECT COUNT(*) AS n FROM stages').get() as { n: number }).n > 0;
+    if (used && version?.value !== String(SCHEMA_VERSION)) {
+      this.db.close();
+      throw new UserError(`the run in ${dirname(path)} was made by an older swesynth and its records do not fit this one`, 'start it over with --fresh');
+    }
+    this.setMeta('schema', SCHEMA_VERSION);
   }
 
   close(): void {

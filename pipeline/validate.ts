@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyEdit } from '../mutators/edits.js';
+import { filesOf, mutatedFiles } from './candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import { Progress } from './progress.js';
 import type { BaselineTest, Candidate, Environment, FailedTest, Verdict } from './records.js';
@@ -12,7 +12,7 @@ import type { Sandbox } from './sandbox/types.js';
 import { runConcurrently } from './scheduling/in-process.js';
 import { environmentOf } from './setup.js';
 
-interface Outcome {
+export interface Outcome {
   verdict: Verdict;
   failed: FailedTest[];
 }
@@ -36,7 +36,10 @@ function crashesByFile(results: TestResult[]): Map<string, TestResult> {
 /** Runs one candidate in a worker's sandbox and decides whether it makes a task. */
 async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   const started = performance.now();
-  const original = ctx.originals.get(candidate.file)!;
+  const mutatedTexts = mutatedFiles(candidate.sites, (file) => ctx.originals.get(file)!);
+  const restore = async (sandbox: Sandbox) => {
+    for (const file of mutatedTexts.keys()) await sandbox.writeFile(file, ctx.originals.get(file)!);
+  };
   const sandbox = await ctx.sandboxes.acquire();
   let mutated = false;
   const verdict = (status: Verdict['status'], extra: Partial<Verdict> = {}): Verdict => ({
@@ -49,8 +52,8 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     ...extra,
   });
   try {
-    await sandbox.writeFile(candidate.file, applyEdit(original, candidate.edit));
     mutated = true;
+    for (const [file, text] of mutatedTexts) await sandbox.writeFile(file, text);
     const built = await ctx.rebuild(sandbox);
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
     const run = await runTests(sandbox, ctx.adapter, { ...ctx.request, timeoutMs: ctx.environment.timeoutMs });
@@ -82,7 +85,7 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     if (passToPass.length === 0) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
 
     // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
-    await sandbox.writeFile(candidate.file, original);
+    await restore(sandbox);
     mutated = false;
     const rebuilt = await ctx.rebuild(sandbox);
     if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
@@ -96,27 +99,24 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     return { verdict: verdict('kept', { failToPass, passToPass }), failed };
   } finally {
     // The next candidate in this sandbox starts from the clean file and its build.
-    if (mutated) await sandbox.writeFile(candidate.file, original);
+    if (mutated) await restore(sandbox);
     if (mutated && (await ctx.rebuild(sandbox))) await sandbox.dispose();
     else ctx.sandboxes.release(sandbox);
   }
 }
 
-/**
- * Validate: each candidate runs the test suite in its own sandbox; it is kept when a stable test
- * fails, none times out, one still passes, and reverting it makes every failure pass again.
- */
-export async function validate(ctx: StageContext): Promise<StageResult> {
-  const { store, profile, options, log } = ctx;
-  const done = store.stageSummary('validate');
-  if (done) return { stage: 'validate', alreadyDone: true, ...done };
-  if (!store.stageSummary('mutate')) throw new Error('validate needs the candidates of the mutate stage');
+/** A second opinion on an outcome: combine holds a merged candidate to the union of its parts. */
+export type Review = (candidate: Candidate, outcome: Outcome) => Outcome;
 
+/**
+ * Judges candidates concurrently, each worker in its own sandbox, and saves every verdict (with
+ * its failed tests) as soon as it is known, so a killed run resumes where it stopped.
+ */
+export async function judgeCandidates(ctx: StageContext, stage: string, pending: Candidate[], review: Review = (_candidate, outcome) => outcome): Promise<void> {
+  const { store, profile, options } = ctx;
   const environment = environmentOf(ctx);
-  const pending = store.unvalidated();
-  const total = store.candidates().length;
   const originals = new Map<string, string>();
-  for (const file of new Set(pending.map((candidate) => candidate.file))) {
+  for (const file of new Set(pending.flatMap((candidate) => filesOf(candidate.sites)))) {
     originals.set(file, await readFile(join(environment.workspace, file), 'utf8'));
   }
   const sandboxDir = join(ctx.runDir, 'sandboxes');
@@ -138,14 +138,32 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
     originals,
     sandboxes,
   };
+  const progress = new Progress(stage, pending.length, options.progress);
+  try {
+    await runConcurrently(pending, options.concurrency, async (candidate) => review(candidate, await judge(candidate, judgeContext)), (_candidate, outcome) => {
+      store.saveVerdict(outcome.verdict, outcome.failed);
+      progress.tick(outcome.verdict.status);
+    });
+  } finally {
+    await sandboxes.dispose();
+    await rm(sandboxDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Validate: each candidate runs the test suite in its own sandbox; it is kept when a stable test
+ * fails, none times out, one still passes, and reverting it makes every failure pass again.
+ */
+export async function validate(ctx: StageContext): Promise<StageResult> {
+  const { store, log } = ctx;
+  const done = store.stageSummary('validate');
+  if (done) return { stage: 'validate', alreadyDone: true, ...done };
+  if (!store.stageSummary('mutate')) throw new Error('validate needs the candidates of the mutate stage');
+
+  const pending = store.unvalidated();
+  const total = store.candidates().length;
   if (pending.length < total) log.info(`validate: resuming, ${total - pending.length} of ${total} candidates already have a verdict`);
-  const progress = new Progress('validate', pending.length, options.progress);
-  await runConcurrently(pending, options.concurrency, (candidate) => judge(candidate, judgeContext), (_candidate, outcome) => {
-    store.saveVerdict(outcome.verdict, outcome.failed);
-    progress.tick(outcome.verdict.status);
-  });
-  await sandboxes.dispose();
-  await rm(sandboxDir, { recursive: true, force: true });
+  await judgeCandidates(ctx, 'validate', pending);
 
   const counts = store.verdictCounts();
   const summary = { candidates: total, validatedNow: pending.length, verdicts: counts, kept: counts.kept ?? 0 };

@@ -1,6 +1,5 @@
 import type { Node } from '@babel/types';
-import { replaceOperator, swapOperators } from '../edits.js';
-import { nodesOf } from '../units.js';
+import { swapOperators } from '../edits.js';
 import type { Operator } from '../types.js';
 
 const SWAPPED: Record<string, string> = { '+': '-', '-': '+', '*': '/', '/': '*', '%': '*' };
@@ -13,19 +12,6 @@ function isText(node: Node): boolean {
 export const arithmeticSwap: Operator = {
   name: 'arithmetic-swap',
   family: 'arithmetic',
-  description: 'Swaps an arithmetic operator (`+`/`-`, `*`/`/`, `%` to `*`), in expressions, compound assignments and `++`/`--`.',
-  sites(unit, file) {
-    const edits = [...swapOperators(unit, file, SWAPPED, (node) => !isText(node.left) && !isText(node.right))];
-    for (const { node } of nodesOf(unit)) {
-      if (node.type === 'AssignmentExpression') {
-        const to = SWAPPED[node.operator.slice(0, -1)];
-        if (node.operator.length === 2 && to && !isText(node.right)) edits.push(replaceOperator(file, node.left, node.right, node.operator, `${to}=`));
-      } else if (node.type === 'UpdateExpression') {
-        const start = node.prefix ? node.start! : node.argument.end!;
-        const at = file.text.indexOf(node.operator, start);
-        edits.push({ start: at, end: at + 2, replacement: node.operator === '++' ? '--' : '++' });
-      }
-    }
-    return edits.sort((a, b) => a.start - b.start);
-  },
+  description: 'Swaps the arithmetic operator of a binary expression (`+`/`-`, `*`/`/`, `%` to `*`).',
+  sites: (unit, file) => swapOperators(unit, file, SWAPPED, (node) => !isText(node.left) && !isText(node.right)),
 };

@@ -3,14 +3,17 @@ import { arithmeticSwap } from '../../mutators/operators/arithmetic-swap.js';
 import { mutate } from './helpers.js';
 
 describe('arithmetic-swap', () => {
-  it('swaps binary operators, compound assignments and increments, in source order', () => {
-    expect(mutate(arithmeticSwap, 'function f(a, b) { let t = a * b - 1; t += a % b; t++; return t; }')).toEqual([
-      'function f(a, b) { let t = a / b - 1; t += a % b; t++; return t; }',
-      'function f(a, b) { let t = a * b + 1; t += a % b; t++; return t; }',
-      'function f(a, b) { let t = a * b - 1; t -= a % b; t++; return t; }',
-      'function f(a, b) { let t = a * b - 1; t += a * b; t++; return t; }',
-      'function f(a, b) { let t = a * b - 1; t += a % b; t--; return t; }',
+  it('swaps each binary operator, outer expressions first', () => {
+    expect(mutate(arithmeticSwap, 'function f(a, b) { return (a * b - 1) / (a % b); }')).toEqual([
+      'function f(a, b) { return (a * b - 1) * (a % b); }',
+      'function f(a, b) { return (a * b + 1) / (a % b); }',
+      'function f(a, b) { return (a / b - 1) / (a % b); }',
+      'function f(a, b) { return (a * b - 1) / (a * b); }',
     ]);
+  });
+
+  it('leaves compound assignments and increments to update-swap and compound-assignment-swap', () => {
+    expect(mutate(arithmeticSwap, 'function f(a) { a.t += 1; a.t *= 2; a.n++; --a.m; }')).toEqual([]);
   });
 
   it('does not turn string concatenation into subtraction', () => {

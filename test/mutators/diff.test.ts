@@ -33,6 +33,16 @@ describe('unified diff', () => {
     expect(await roundTrip('a\nb', 'a\nc')).toBe('a\nc');
   });
 
+  it('gives distant changes a hunk each and near ones a shared hunk', async () => {
+    const after = lines.replace('line 2\n', 'line two\n').replace('line 18\n', 'line eighteen\n');
+    const diff = unifiedDiff('src/a.js', lines, after);
+    expect(diff.match(/^@@ .* @@$/gm)).toEqual(['@@ -1,5 +1,5 @@', '@@ -15,6 +15,6 @@']);
+    expect(await roundTrip(lines, after)).toBe(after);
+    const near = lines.replace('line 5\n', 'five\n').replace('line 9\n', '');
+    expect(unifiedDiff('src/a.js', lines, near).match(/^@@ .* @@$/gm)).toEqual(['@@ -2,11 +2,10 @@']);
+    expect(await roundTrip(lines, near)).toBe(near);
+  });
+
   it('is empty when nothing changed', () => {
     expect(unifiedDiff('src/a.js', lines, lines)).toBe('');
   });

@@ -9,10 +9,31 @@ describe('removed-statement', () => {
   });
 
   it('never removes the only body of an unbraced if', () => {
-    expect(mutate(removedStatement, 'function f(a) { if (a) a.count++; return a; }')).toEqual([]);
+    expect(mutate(removedStatement, 'function f(a) { if (a) a.reset(); return a; }')).toEqual([]);
   });
 
   it('deletes just the statement when it shares its line', () => {
-    expect(mutate(removedStatement, 'function f(a) { a.x = 1; a.y = 2; }')).toEqual(['function f(a) {  a.y = 2; }', 'function f(a) { a.x = 1;  }']);
+    expect(mutate(removedStatement, 'async function f(a) { a.open(); await a.ready; }')).toEqual([
+      'async function f(a) {  await a.ready; }',
+      'async function f(a) { a.open();  }',
+    ]);
+  });
+
+  it('leaves assignments and increments to removed-assignment', () => {
+    expect(mutate(removedStatement, 'function f(a) { a.x = 1; a.y += 2; a.n++; --a.m; }')).toEqual([]);
+  });
+
+  it('leaves the only statement of a loop, catch, if or else body to the operators that remove those', () => {
+    expect(mutate(removedStatement, 'function f(xs) { for (const x of xs) { g(x); } try { h(); } catch (e) { log(e); } if (xs) { g(xs); } else { h(xs); } }')).toEqual([
+      'function f(xs) { for (const x of xs) { g(x); } try {  } catch (e) { log(e); } if (xs) { g(xs); } else { h(xs); } }',
+      'function f(xs) { for (const x of xs) { g(x); } try { h(); } catch (e) { log(e); } if (xs) {  } else { h(xs); } }',
+    ]);
+  });
+
+  it('works in TypeScript', () => {
+    expect(mutate(removedStatement, 'function f(a: Cart): void { a.clear()!; a.save(); }', 'src/example.ts')).toEqual([
+      'function f(a: Cart): void {  a.save(); }',
+      'function f(a: Cart): void { a.clear()!;  }',
+    ]);
   });
 });

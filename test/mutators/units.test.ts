@@ -23,7 +23,7 @@ describe('unit discovery', () => {
   it('attributes the code of a nested unit to that unit only, and callbacks to their enclosing unit', () => {
     const code = 'function outer(a) { function inner(b) { return b < 1; } return [a].filter((x) => x > 0); }';
     const mutants = mutantsOf(parseSource('src/a.js', code), OPERATORS.filter((operator) => operator.name === 'comparison-boundary'));
-    expect(mutants.map((mutant) => [mutant.unit, mutant.original])).toEqual([
+    expect(mutants.map((mutant) => [mutant.unit.name, mutant.original])).toEqual([
       ['outer', '>'],
       ['inner', '<'],
     ]);
@@ -39,5 +39,59 @@ describe('unit discovery', () => {
     const texts = mutants.map((mutant) => mutant.mutatedText);
     expect(new Set(texts).size).toBe(texts.length);
     for (const text of texts) expect(() => parseSource('src/a.js', text)).not.toThrow();
+  });
+
+  it('tells getters and setters from methods, and gives every unit its lines and complexity', () => {
+    const code = [
+      'class Box {',
+      '  get size() { return this.n; }',
+      '  set size(value) { if (value < 0 || value > 9) throw new Error(); this.n = value; }',
+      '  grow(by) {',
+      '    for (const step of by) {',
+      '      this.n += step > 0 ? step : 0;',
+      '    }',
+      '  }',
+      '}',
+      'const store = { get count() { return 1; } };',
+    ].join('\n');
+    const units = discoverUnits(parseSource('src/box.js', code)).map(({ name, kind, startLine, endLine, complexity }) => ({ name, kind, startLine, endLine, complexity }));
+    expect(units).toEqual([
+      { name: 'Box.size', kind: 'getter', startLine: 2, endLine: 2, complexity: 1 },
+      // if, || → 3
+      { name: 'Box.size', kind: 'setter', startLine: 3, endLine: 3, complexity: 3 },
+      // for-of, ternary → 3
+      { name: 'Box.grow', kind: 'method', startLine: 4, endLine: 8, complexity: 3 },
+      { name: 'store.count', kind: 'getter', startLine: 10, endLine: 10, complexity: 1 },
+    ]);
+  });
+
+  it('leaves type-only code alone: overloads, declare, interfaces, and literals in types', () => {
+    const code = [
+      'export function pick(a: 1 | 2): number;',
+      'export function pick(a: number): number { return a > 1 ? 1 : 2; }',
+      'declare function external(x: number): number;',
+      'interface Shape { area(): number }',
+      'abstract class Base { abstract run(n: 3): void; step(): 5 { const five = 5 as 5; return five; } }',
+    ].join('\n');
+    const source = parseSource('src/pick.ts', code);
+    expect(discoverUnits(source).map((unit) => unit.name)).toEqual(['pick', 'Base.step']);
+    const mutants = mutantsOf(source, OPERATORS);
+    expect(mutants.length).toBeGreaterThan(0);
+    // Only runtime code changes: never the overload's or the return type's literal, nor the cast's.
+    for (const mutant of mutants) {
+      expect([2, 5]).toContain(mutant.startLine);
+      expect(mutant.mutatedText).toContain('pick(a: 1 | 2): number;');
+      expect(mutant.mutatedText).toContain('step(): 5 {');
+      expect(mutant.mutatedText).toContain('as 5;');
+    }
+  });
+
+  it('skips units outside the complexity and length bounds', () => {
+    const code = 'function tiny(a) { return a + 1; }\nfunction branchy(a) {\n  if (a) return a - 1;\n  return a > 2 ? a * 2 : 0;\n}\n';
+    const source = parseSource('src/a.js', code);
+    const units = (bounds: { minComplexity: number; maxLines: number }) => [...new Set(mutantsOf(source, OPERATORS, { bounds }).map((mutant) => mutant.unit.name))].sort();
+    expect(units({ minComplexity: 1, maxLines: 100 })).toEqual(['branchy', 'tiny']);
+    expect(units({ minComplexity: 2, maxLines: 100 })).toEqual(['branchy']);
+    expect(units({ minComplexity: 1, maxLines: 2 })).toEqual(['tiny']);
   });
 });

@@ -3,6 +3,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parses } from '../../mutators/parse.js';
+import { mutatedFiles } from '../../pipeline/candidates.js';
 import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
@@ -16,7 +18,7 @@ interface Instance {
   problem_statement: string;
   FAIL_TO_PASS: string;
   PASS_TO_PASS: string;
-  mutation: { operator: string; file: string; function: string; lines: { start: number; end: number } };
+  mutation: { operator: string; file: string; function: string; sites: Array<{ operator: string; lines: { start: number; end: number } }>; combines?: string[] };
 }
 
 const example = join(ROOT, 'repos', 'example');
@@ -24,6 +26,7 @@ let out: string;
 let instances: Instance[];
 let summary: { stages: Array<Record<string, unknown>> };
 let cleanTests: Set<string>;
+let runDir: string;
 
 async function apply(dir: string, patch: string): Promise<void> {
   writeFileSync(join(dir, 'change.patch'), patch);
@@ -48,7 +51,8 @@ describe('the whole pipeline on the bundled example', () => {
   beforeAll(async () => {
     cleanTests = await passingTests(example);
     out = tempDir('out');
-    const result = await swesynth(['run', EXAMPLE_PROFILE, '--run-dir', join(tempDir('run'), 'run'), '--out', out, '--limit', '40', '--seed', '3', '--json']);
+    runDir = join(tempDir('run'), 'run');
+    const result = await swesynth(['run', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out, '--max-candidates', '40', '--multi-site', '0.5', '--combine', '3', '--seed', '3', '--json']);
     expect(result.exitCode, result.stderr).toBe(0);
     summary = JSON.parse(result.stdout);
     const exported = summary.stages.find((stage) => stage.stage === 'export')!;
@@ -63,6 +67,55 @@ describe('the whole pipeline on the bundled example', () => {
       expect(instance.patch).toMatch(/^diff --git a\/src\//);
       expect(instance.instance_id).toMatch(/^swesynth__example\.[a-z-]+__[0-9a-f]{12}$/);
     }
+  });
+
+  it('sends only parsing candidates with distinct diffs to validation', () => {
+    const store = new RunStore(join(runDir, 'run.db'));
+    const candidates = store.candidates();
+    store.close();
+    expect(new Set(candidates.map((candidate) => candidate.bugPatch)).size).toBe(candidates.length);
+    for (const candidate of candidates) {
+      for (const [file, text] of mutatedFiles(candidate.sites, (path) => readFileSync(join(example, path), 'utf8'))) expect(parses(file, text), candidate.id).toBe(true);
+    }
+  });
+
+  it('makes multi-site tasks, and combined ones whose FAIL_TO_PASS is the union of their parts', () => {
+    const multi = instances.filter((instance) => instance.mutation.operator === 'multi-site');
+    expect(multi.length).toBeGreaterThan(0);
+    for (const instance of multi) expect(instance.mutation.sites.length).toBeGreaterThanOrEqual(2);
+    const combined = instances.filter((instance) => instance.mutation.operator === 'combined');
+    expect(combined.length).toBeGreaterThan(0);
+    const store = new RunStore(join(runDir, 'run.db'));
+    const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict]));
+    store.close();
+    for (const instance of combined) {
+      expect(instance.mutation.combines).toHaveLength(2);
+      const union = new Set(instance.mutation.combines!.flatMap((parent) => verdicts.get(parent)!.failToPass));
+      expect(new Set(JSON.parse(instance.FAIL_TO_PASS))).toEqual(union);
+    }
+  });
+
+  it('reports the funnel per operator as a table, as JSON and as a self-contained HTML page', async () => {
+    const html = join(tempDir('stats'), 'report.html');
+    const result = await swesynth(['stats', runDir, '--json', '--html', html]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const stats = JSON.parse(result.stdout);
+    const total = stats.overall.total;
+    expect(total.tasks).toBe(instances.length);
+    expect(total.validated).toBe(40 + 3);
+    expect(total.kept).toBeGreaterThanOrEqual(total.tasks);
+    expect(total.low).toBeLessThanOrEqual(total.yield);
+    expect(total.high).toBeGreaterThanOrEqual(total.yield);
+    for (const row of stats.overall.operators) {
+      expect(row.parseValid).toBeLessThanOrEqual(row.proposed);
+      expect(row.killed + row.timedOut + row.survived).toBeLessThanOrEqual(row.validated);
+    }
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<svg');
+    expect(page).not.toMatch(/<script|<link|src="http/);
+    const table = await swesynth(['stats', runDir]);
+    expect(table.stdout).toMatch(/\| operator +\| proposed \| parse-valid \|/);
+    expect(table.stdout).toContain('swesynth/example');
   });
 
   it('bug_patch makes exactly the FAIL_TO_PASS tests fail, and patch makes every listed test pass again', async () => {
@@ -94,7 +147,7 @@ describe('the whole pipeline on the bundled example', () => {
   it('writes a manifest with counts, yield per operator and the hash of every file', () => {
     const exported = summary.stages.find((stage) => stage.stage === 'export')!;
     const manifest = JSON.parse(readFileSync(join(exported.path as string, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ generator: { name: 'swesynth' }, seed: 3, counts: { candidates: 40, instances: instances.length }, repos: [{ name: 'swesynth/example' }] });
+    expect(manifest).toMatchObject({ generator: { name: 'swesynth' }, seed: 3, counts: { candidates: 43, instances: instances.length }, repos: [{ name: 'swesynth/example' }] });
     expect(Object.keys(manifest.yield.byOperator).length).toBeGreaterThanOrEqual(5);
     for (const [name, { sha256 }] of Object.entries(manifest.files as Record<string, { sha256: string }>)) {
       const text = readFileSync(join(exported.path as string, name));
@@ -108,7 +161,7 @@ describe('the whole pipeline on the bundled example', () => {
         const runDir = join(tempDir('seed'), 'run');
         const result = await swesynth(['setup', EXAMPLE_PROFILE, '--run-dir', runDir, '--baseline-runs', '2', '--no-progress']);
         expect(result.exitCode, result.stderr).toBe(0);
-        const mutated = await swesynth(['mutate', EXAMPLE_PROFILE, '--run-dir', runDir, '--limit', '25', '--seed', '11']);
+        const mutated = await swesynth(['mutate', EXAMPLE_PROFILE, '--run-dir', runDir, '--max-candidates', '25', '--seed', '11']);
         expect(mutated.exitCode, mutated.stderr).toBe(0);
         const store = new RunStore(join(runDir, 'run.db'));
         const candidates = store.candidates();

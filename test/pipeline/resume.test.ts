@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RunStore } from '../../pipeline/store.js';
 import { CLI, EXAMPLE_PROFILE, swesynth, tempDir } from '../helpers.js';
 
-const OPTIONS = ['--limit', '24', '--seed', '5', '--baseline-runs', '2', '--no-progress'];
+const OPTIONS = ['--max-candidates', '24', '--seed', '5', '--baseline-runs', '2', '--no-progress'];
 
 function verdictsIn(runDir: string) {
   const store = new RunStore(join(runDir, 'run.db'));

@@ -1,0 +1,66 @@
+import { seededRandom, shuffle } from './random.js';
+
+/** Caps on the candidates sent to validation; null means no cap. */
+export interface SamplingCaps {
+  maxCandidates: number | null;
+  maxPerOperator: number | null;
+  maxPerUnit: number | null;
+}
+
+export interface Sampleable {
+  operator: string;
+  /** Identifies the unit (file and qualified name) the candidate belongs to. */
+  unitKey: string;
+}
+
+/**
+ * Picks candidates spread over the units, so that a large repository gives bugs in many functions
+ * rather than thousands in one file. Units come in seeded random order, and every round takes the
+ * next candidate of each unit; within a unit each operator comes up once before any comes up
+ * twice. `accept` may still refuse an item (the type checker); a refused item counts against no cap.
+ * The picked items come back in their original order.
+ */
+export function selectSpread<T extends Sampleable>(items: readonly T[], caps: SamplingCaps, seed: number, accept: (item: T) => boolean): T[] {
+  const random = seededRandom(seed);
+  const byUnit = new Map<string, T[]>();
+  for (const item of items) {
+    const unit = byUnit.get(item.unitKey) ?? [];
+    unit.push(item);
+    byUnit.set(item.unitKey, unit);
+  }
+  const queues = shuffle([...byUnit.values()], random).map((unitItems) => interleaveOperators(shuffle(unitItems, random)));
+
+  const picked = new Set<T>();
+  const perUnit = new Map<T[], number>();
+  const perOperator = new Map<string, number>();
+  const full = () => caps.maxCandidates !== null && picked.size >= caps.maxCandidates;
+  let active = queues;
+  while (active.length > 0 && !full()) {
+    for (const queue of active) {
+      if (full()) break;
+      while (queue.length > 0) {
+        const item = queue.shift()!;
+        if (caps.maxPerOperator !== null && (perOperator.get(item.operator) ?? 0) >= caps.maxPerOperator) continue;
+        if (accept(item)) {
+          picked.add(item);
+          perUnit.set(queue, (perUnit.get(queue) ?? 0) + 1);
+          perOperator.set(item.operator, (perOperator.get(item.operator) ?? 0) + 1);
+        }
+        break;
+      }
+    }
+    active = active.filter((queue) => queue.length > 0 && (caps.maxPerUnit === null || (perUnit.get(queue) ?? 0) < caps.maxPerUnit));
+  }
+  return items.filter((item) => picked.has(item));
+}
+
+/** Reorders a unit's items so that each operator's first item comes before any operator's second. */
+function interleaveOperators<T extends Sampleable>(items: T[]): T[] {
+  const seen = new Map<string, number>();
+  const ranked = items.map((item, index) => {
+    const rank = seen.get(item.operator) ?? 0;
+    seen.set(item.operator, rank + 1);
+    return { item, rank, index };
+  });
+  return ranked.sort((a, b) => a.rank - b.rank || a.index - b.index).map(({ item }) => item);
+}
