@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { applyEdit, lineAt } from './edits.js';
 import { parses } from './parse.js';
 import { discoverUnits, withinBounds, type UnitBounds } from './units.js';
 import type { Edit, Operator, SourceFile, Unit } from './types.js';
 
+/** One edit of one operator in one unit; `applyEdit(file.text, edit)` is the mutated code. */
 export interface Mutant {
   operator: Operator;
   file: string;
@@ -10,7 +12,6 @@ export interface Mutant {
   edit: Edit;
   /** The text the edit replaced. */
   original: string;
-  mutatedText: string;
   startLine: number;
   endLine: number;
 }
@@ -28,7 +29,9 @@ export interface MutantsOptions {
  * text unchanged are dropped, and so are duplicates (two operators making the same text).
  */
 export function mutantsOf(file: SourceFile, operators: readonly Operator[], { bounds, tally }: MutantsOptions = {}): Mutant[] {
-  const seen = new Set<string>([file.text]);
+  // Digests rather than texts: a large file has thousands of mutants.
+  const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+  const seen = new Set<string>([digest(file.text)]);
   const mutants: Mutant[] = [];
   const units = discoverUnits(file).filter((unit) => !bounds || withinBounds(unit, bounds));
   for (const operator of operators) {
@@ -38,8 +41,9 @@ export function mutantsOf(file: SourceFile, operators: readonly Operator[], { bo
       for (const edit of operator.sites(unit, file)) {
         counts.sites++;
         const mutatedText = applyEdit(file.text, edit);
-        if (seen.has(mutatedText) || !parses(file.path, mutatedText)) continue;
-        seen.add(mutatedText);
+        const key = digest(mutatedText);
+        if (seen.has(key) || !parses(file.path, mutatedText)) continue;
+        seen.add(key);
         counts.parseValid++;
         mutants.push({
           operator,
@@ -47,7 +51,6 @@ export function mutantsOf(file: SourceFile, operators: readonly Operator[], { bo
           unit,
           edit,
           original: file.text.slice(edit.start, edit.end),
-          mutatedText,
           startLine: lineAt(file.text, edit.start),
           endLine: lineAt(file.text, Math.max(edit.start, edit.end - 1)),
         });

@@ -1,22 +1,16 @@
 import { applyEdits, disjoint } from './edits.js';
-import type { Mutant } from './generate.js';
 import { parses } from './parse.js';
-
-export interface MultiSiteMutant {
-  sites: Mutant[];
-  mutatedText: string;
-}
+import type { Edit } from './types.js';
 
 /**
- * Several bugs in one unit at once, the harder kind of task: each of the unit's single mutants
- * joins with `probability`, overlapping ones are left out, and at least two must remain.
+ * Several bugs in one unit at once, the harder kind of task: each of the unit's single-site
+ * edits joins with `probability`, overlapping ones are left out, and at least two must remain.
+ * The chosen edits, or null when fewer than two joined or their sum does not parse.
  */
-export function multiSiteMutant(unitMutants: readonly Mutant[], originalText: string, probability: number, random: () => number): MultiSiteMutant | null {
-  const chosen: Mutant[] = [];
-  for (const mutant of unitMutants) {
-    if (random() < probability && disjoint([...chosen.map((site) => site.edit), mutant.edit])) chosen.push(mutant);
+export function multiSiteEdits<T extends Edit>(path: string, originalText: string, unitEdits: readonly T[], probability: number, random: () => number): T[] | null {
+  const chosen: T[] = [];
+  for (const edit of unitEdits) {
+    if (random() < probability && disjoint([...chosen, edit])) chosen.push(edit);
   }
-  if (chosen.length < 2) return null;
-  const mutatedText = applyEdits(originalText, chosen.map((site) => site.edit));
-  return parses(chosen[0]!.file, mutatedText) ? { sites: chosen, mutatedText } : null;
+  return chosen.length >= 2 && parses(path, applyEdits(originalText, chosen)) ? chosen : null;
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { whyNotMutable } from '../mutators/eligibility.js';
 import { mutantsOf, type Mutant, type SiteTally } from '../mutators/generate.js';
-import { multiSiteMutant } from '../mutators/multi-site.js';
+import { applyEdits } from '../mutators/edits.js';
+import { multiSiteEdits } from '../mutators/multi-site.js';
 import { parseSource } from '../mutators/parse.js';
 import { operatorsNamed } from '../mutators/registry.js';
 import type { StageContext, StageResult } from './context.js';
@@ -22,13 +23,13 @@ interface Proposal {
   operator: string;
   family: string;
   unitKey: string;
-  sites: Mutant[];
+  sites: Site[];
   originalText: string;
-  mutatedText: string;
 }
 
-function candidateOf(proposal: Proposal): Candidate {
-  const sites: Site[] = proposal.sites.map((mutant) => ({
+/** A mutant as a record: plain data, so the file's syntax tree can go once the file is done. */
+function siteOf(mutant: Mutant): Site {
+  return {
     file: mutant.file,
     operator: mutant.operator.name,
     unit: mutant.unit.name,
@@ -36,7 +37,10 @@ function candidateOf(proposal: Proposal): Candidate {
     original: mutant.original,
     startLine: mutant.startLine,
     endLine: mutant.endLine,
-  }));
+  };
+}
+
+function candidateOf({ sites, ...proposal }: Proposal): Candidate {
   return {
     id: candidateId(proposal.operator, sites),
     operator: proposal.operator,
@@ -97,22 +101,23 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
       unparsable.push(file);
       continue;
     }
-    const byUnit = new Map<string, Mutant[]>();
+    const byUnit = new Map<string, Site[]>();
     for (const mutant of mutantsOf(source, operators, { bounds, tally })) {
       const unitKey = `${file}\0${mutant.unit.name}\0${mutant.unit.startLine}`;
-      byUnit.set(unitKey, [...(byUnit.get(unitKey) ?? []), mutant]);
-      proposals.push({ operator: mutant.operator.name, family: mutant.operator.family, unitKey, sites: [mutant], originalText: text, mutatedText: mutant.mutatedText });
+      const site = siteOf(mutant);
+      byUnit.set(unitKey, [...(byUnit.get(unitKey) ?? []), site]);
+      proposals.push({ operator: mutant.operator.name, family: mutant.operator.family, unitKey, sites: [site], originalText: text });
     }
     if (settings.multiSite === 0) continue;
     const multi = tally.get(MULTI_SITE) ?? { sites: 0, parseValid: 0 };
     tally.set(MULTI_SITE, multi);
-    for (const [unitKey, unitMutants] of byUnit) {
-      if (unitMutants.length < 2) continue;
+    for (const [unitKey, unitSites] of byUnit) {
+      if (unitSites.length < 2) continue;
       multi.sites++;
-      const combined = multiSiteMutant(unitMutants, text, settings.multiSite, random);
-      if (!combined) continue;
+      const chosen = multiSiteEdits(file, text, unitSites, settings.multiSite, random);
+      if (!chosen) continue;
       multi.parseValid++;
-      proposals.push({ operator: MULTI_SITE, family: MULTI_SITE, unitKey, sites: combined.sites, originalText: text, mutatedText: combined.mutatedText });
+      proposals.push({ operator: MULTI_SITE, family: MULTI_SITE, unitKey, sites: chosen, originalText: text });
     }
   }
 
@@ -124,7 +129,7 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
     const counts = checks.get(proposal.operator) ?? { checked: 0, valid: 0 };
     checks.set(proposal.operator, counts);
     counts.checked++;
-    if (typeCheck.newError(file, proposal.mutatedText) !== null) return false;
+    if (typeCheck.newError(file, applyEdits(proposal.originalText, proposal.sites)) !== null) return false;
     counts.valid++;
     return true;
   });

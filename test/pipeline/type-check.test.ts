@@ -38,6 +38,14 @@ describe('type-check filter', () => {
     expect(error).toMatch(/label.*\(in src\/use\.ts\)$/);
   });
 
+  it('ignores unused-variable findings, which real bugs cause too', () => {
+    const strict = project({
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noUnusedLocals: true, noUnusedParameters: true, noEmit: true }, include: ['src'] }),
+      'src/log.ts': 'export function log(message: string, prefix: string) {\n  const line = `${prefix} ${message}`;\n  return line;\n}\n',
+    });
+    expect(TypeCheck.open(strict)!.newError('src/log.ts', 'export function log(message: string, prefix: string) {\n  const line = `${prefix} ${message}`;\n  return;\n}\n')).toBeNull();
+  });
+
   it('does not hold errors the clean code already has against a mutant', () => {
     expect(checker.newError('src/legacy.ts', 'export const broken: number = "not a number";\nexport function twice(n: number) { return n + 2; }\n')).toBeNull();
     expect(checker.newError('src/legacy.ts', 'export const broken: number = "not a number";\nexport function twice(n: number) { return; }\n')).toBeNull();
