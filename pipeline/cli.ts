@@ -2,13 +2,16 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger, StageContext, StageResult } from './context.js';
-import { CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
+import { bytesOf, CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
 import { UserError } from './errors.js';
 import { exportDataset } from './export.js';
 import { init } from './init.js';
 import { openRun, requireEarlierStages, STAGES } from './stages.js';
 import type { StageName } from './store.js';
-import { collectStats } from './stages.js';
+import { connectEngine, pruneContainers } from './sandbox/docker.js';
+import { DEFAULT_BASE_IMAGE } from './sandbox/images.js';
+import { buildImageFromProfile } from './setup.js';
+import { collectStats, sourcesOf } from './stages.js';
 import { statsHtml } from './stats-html.js';
 import { funnelTable, repoTable } from './stats.js';
 import { GENERATOR } from './version.js';
@@ -29,6 +32,10 @@ interface Flags {
   multiSite?: number;
   typeCheck?: boolean;
   combine?: number;
+  sandbox?: 'local' | 'docker';
+  baseImage?: string;
+  dockerMemory?: string;
+  dockerCpus?: number;
   baselineRuns?: number;
   dataset?: string;
   datasetVersion?: string;
@@ -82,6 +89,11 @@ async function execute(target: string, flags: Flags, work: (ctx: StageContext) =
         typeCheck: flags.typeCheck === false ? false : config.typeCheck ?? DEFAULTS.typeCheck,
       },
       combine: flags.combine ?? config.combine ?? DEFAULTS.combine,
+      sandbox: flags.sandbox ?? config.sandbox ?? DEFAULTS.sandbox,
+      docker: {
+        baseImage: flags.baseImage ?? process.env.SWESYNTH_BASE_IMAGE ?? config.baseImage ?? DEFAULT_BASE_IMAGE,
+        limits: { memoryBytes: bytesOf(flags.dockerMemory ?? config.dockerMemory ?? DEFAULTS.dockerMemory), cpus: flags.dockerCpus ?? config.dockerCpus ?? DEFAULTS.dockerCpus, pids: DEFAULTS.dockerPids },
+      },
       baselineRuns: flags.baselineRuns ?? config.baselineRuns ?? DEFAULTS.baselineRuns,
       dataset: flags.dataset,
       datasetVersion: flags.datasetVersion ?? null,
@@ -121,6 +133,10 @@ function withRunOptions(command: Command): Command {
     .option('--multi-site <p>', 'also make one multi-site candidate per function, each site joining with probability p (default 0: none)', probability)
     .option('--combine <n>', 'after validation, merge kept bugs of one file into up to n harder tasks (default 0)', integer(0))
     .addOption(new Option('--no-type-check', 'keep mutants the TypeScript compiler rejects'))
+    .addOption(new Option('--sandbox <kind>', `where tests run: on this machine, or in a container per candidate (default ${DEFAULTS.sandbox})`).choices(['local', 'docker']))
+    .option('--base-image <name>', `base image of the environment image (default $SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE})`)
+    .option('--docker-memory <size>', `memory limit of a container, e.g. 512m (default ${DEFAULTS.dockerMemory})`)
+    .option('--docker-cpus <n>', `CPUs of a container (default ${DEFAULTS.dockerCpus})`, Number)
     .option('--baseline-runs <n>', `times the test suite runs at setup to find flaky tests (default ${DEFAULTS.baselineRuns})`, integer(2))
     .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
     .option('--dataset-version <version>', 'version to write (default: the next free vN)')
@@ -218,6 +234,30 @@ Examples:
     'swesynth export ../my-lib',
     'swesynth export ../my-lib --dataset my-lib-tasks --dataset-version 2026.11 --out datasets',
   ]);
+  const docker = program.command('docker').description('the Docker sandbox\'s images and containers');
+  docker
+    .command('build')
+    .description('build the environment image of a repository from its profile alone, or of every repository of a dataset')
+    .argument('<repo>', 'a repo profile (.json), a repository path, or a dataset folder (its manifest names the profiles)')
+    .option('--base-image <name>', `base image (default $SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE})`)
+    .option('--json', 'print the images as JSON')
+    .addHelpText('after', '\nExamples:\n  $ swesynth docker build repos/acme__widgets.json --base-image node:20-bookworm\n  $ swesynth docker build out/acme__widgets/v1\n')
+    .action(async (target: string, flags: { baseImage?: string; json?: boolean }) => {
+      const baseImage = flags.baseImage ?? process.env.SWESYNTH_BASE_IMAGE ?? DEFAULT_BASE_IMAGE;
+      const images = [];
+      for (const source of sourcesOf(target)) images.push(await buildImageFromProfile(source, baseImage, log.info));
+      for (const image of images) log.info(`docker build: ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'already up to date'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`);
+      process.stdout.write(flags.json ? `${JSON.stringify(images, null, 2)}\n` : images.map((image) => `${image.name}\n`).join(''));
+    });
+  docker
+    .command('prune')
+    .description('remove every container swesynth started, such as those a killed run left behind')
+    .option('--json', 'print the count as JSON')
+    .action(async (flags: { json?: boolean }) => {
+      const removed = await pruneContainers(await connectEngine(), { staleOnly: false });
+      process.stdout.write(flags.json ? `${JSON.stringify({ removed })}\n` : `removed ${removed} container${removed === 1 ? '' : 's'}\n`);
+    });
+
   program
     .command('stats')
     .description('the funnel per operator (proposed, parse-valid, type-valid, killed, timed out, survived, kept, tasks) with yield and its 95% interval, per repository and overall')

@@ -21,6 +21,10 @@ export const ConfigFile = z
     combine: z.number().int().min(0),
     baselineRuns: z.number().int().min(2),
     out: z.string(),
+    sandbox: z.enum(['local', 'docker']),
+    baseImage: z.string().min(1),
+    dockerMemory: z.string().regex(/^\d+(\.\d+)?[kmg]?$/i),
+    dockerCpus: z.number().positive(),
     runsDir: z.string(),
   })
   .partial()
@@ -40,6 +44,10 @@ export const DEFAULTS = {
   multiSite: 0,
   typeCheck: true,
   combine: 0,
+  sandbox: 'local' as const,
+  dockerMemory: '2g',
+  dockerCpus: 1,
+  dockerPids: 1024,
   out: 'out',
   runsDir: '.swesynth/runs',
 };
@@ -60,4 +68,11 @@ export function loadConfig(path: string | undefined): ConfigFile {
     throw new UserError(`config file ${file} is malformed: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`).join('; ')}`);
   }
   return parsed.data;
+}
+
+/** Bytes in a size such as `512m` or `2g`. */
+export function bytesOf(size: string): number {
+  const match = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(size.trim());
+  if (!match) throw new UserError(`"${size}" is not a size`, 'write it like 512m or 2g');
+  return Math.round(Number(match[1]) * 1024 ** ' kmg'.indexOf((match[2] || ' ').toLowerCase()));
 }

@@ -1,11 +1,14 @@
 import type { RepoProfile } from './profile.js';
 import type { MutationSettings } from './records.js';
+import type { ContainerLimits } from './sandbox/docker.js';
 import type { RunStore } from './store.js';
 
 export interface RunOptions {
   concurrency: number;
   seed: number;
   mutation: Omit<MutationSettings, 'seed'>;
+  sandbox: 'local' | 'docker';
+  docker: { baseImage: string; limits: ContainerLimits };
   /** How many merged candidates (kept bugs of one file or module) the combine stage makes. */
   combine: number;
   baselineRuns: number;

@@ -69,7 +69,7 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
         PASS_TO_PASS: JSON.stringify(verdict.passToPass),
         created_at: createdAt,
         version: environment.repoVersion,
-        image_name: null,
+        image_name: environment.image,
         bug_patch: candidate.bugPatch,
         mutation: {
           operator: candidate.operator,
@@ -109,9 +109,10 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
     dataset: options.dataset,
     version,
     created_at: createdAt,
-    config: { ...store.getMeta('mutation', MutationSettings), baselineRuns: environment.baselineRuns, timeoutMs: environment.timeoutMs, sandbox: 'local', runner: profile.runner },
+    config: { ...store.getMeta('mutation', MutationSettings), baselineRuns: environment.baselineRuns, timeoutMs: environment.timeoutMs, sandbox: environment.sandbox, runner: profile.runner },
     seed: options.seed,
-    repos: [{ name: profile.name, url: profile.url, commit: environment.baseCommit }],
+    // The profile rebuilds the environment image: `swesynth docker build <dataset folder>`.
+    repos: [{ name: profile.name, url: profile.url, commit: environment.baseCommit, image: environment.image, profile }],
     counts,
     yield: {
       overall: validated === 0 ? 0 : counts.kept / validated,

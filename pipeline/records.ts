@@ -15,6 +15,9 @@ export const Environment = z.object({
   baselineMs: z.number(),
   /** Time allowed for one candidate's test run. */
   timeoutMs: z.number().int(),
+  /** Where commands run: the local machine, or containers from the environment image. */
+  sandbox: z.enum(['local', 'docker']),
+  image: z.string().nullable(),
 });
 export type Environment = z.infer<typeof Environment>;
 

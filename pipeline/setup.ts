@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { cp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { StageContext, StageResult } from './context.js';
@@ -10,14 +11,16 @@ import { BaselineTest, Environment } from './records.js';
 import { runnerNamed } from './runners/index.js';
 import { runTests } from './runners/run-tests.js';
 import type { TestResult } from './runners/types.js';
+import { connectEngine, DockerSandbox } from './sandbox/docker.js';
+import { environmentImage, type EnvironmentImage } from './sandbox/images.js';
 import { LocalSandbox } from './sandbox/local.js';
+import type { Sandbox } from './sandbox/types.js';
 
 /** A baseline run may take this long before the repository is refused as too slow or hanging. */
 const BASELINE_TIMEOUT_MS = 15 * 60_000;
 
 /** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
-async function materialize(ctx: StageContext, workspace: string): Promise<string> {
-  const { location, profile } = ctx;
+async function materialize({ location, profile }: Pick<StageContext, 'location' | 'profile'>, workspace: string): Promise<string> {
   await rm(workspace, { recursive: true, force: true });
   const local = !isGitUrl(location);
   if (local && !existsSync(location)) throw new UserError(`repository ${location} does not exist`, 'check the url in the repo profile');
@@ -65,6 +68,57 @@ export function classifyBaseline(runs: TestResult[][]): BaselineTest[] {
 }
 
 /**
+ * The environment image of a repository from its profile alone, as `swesynth docker build` makes
+ * it to rebuild a dataset's images: the code at the commit, installed and built on the base image.
+ */
+export async function buildImageFromProfile(source: Pick<StageContext, 'location' | 'profile'>, baseImage: string, log: (line: string) => void): Promise<EnvironmentImage> {
+  const scratch = await mkdtemp(join(tmpdir(), 'swesynth-build-'));
+  try {
+    const workspace = join(scratch, 'workspace');
+    const commit = await materialize(source, workspace);
+    return await environmentImage(await connectEngine(), { workspace, profile: source.profile, commit, baseImage, log });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Where the baseline runs: the installed workspace itself, or containers of the environment image. */
+interface Place {
+  image: string | null;
+  open(): Promise<Sandbox>;
+  close(sandbox: Sandbox): Promise<void>;
+  summary: Record<string, unknown>;
+}
+
+async function inWorkspace(ctx: StageContext, workspace: string): Promise<Place> {
+  const { profile, log } = ctx;
+  const sandbox = LocalSandbox.at(workspace, profile.env);
+  for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
+    if (!command) continue;
+    log.info(`setup: ${step}: ${command}`);
+    const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
+    if (result.timedOut || result.exitCode !== 0) {
+      const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
+      throw new UserError(`${step} command "${command}" ${why}:\n${result.outputTail.trim()}`, `fix the ${step} command in the repo profile, or the repository`);
+    }
+  }
+  return { image: null, open: async () => sandbox, close: async () => undefined, summary: {} };
+}
+
+async function inDocker(ctx: StageContext, workspace: string, commit: string): Promise<Place> {
+  const { profile, options, log } = ctx;
+  const docker = await connectEngine();
+  const image = await environmentImage(docker, { workspace, profile, commit, baseImage: options.docker.baseImage, log: log.info });
+  log.info(`setup: image ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'reused'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`);
+  return {
+    image: image.name,
+    open: () => DockerSandbox.start(docker, image.name, options.docker.limits),
+    close: (sandbox) => sandbox.dispose(),
+    summary: { image: image.name, imageBuilt: image.built, imageBuildMs: Math.round(image.buildMs), imageBytes: image.sizeBytes },
+  };
+}
+
+/**
  * Setup: the repository into a workspace, installed and built, and a baseline of repeated test
  * runs telling stable tests from flaky and failing ones.
  */
@@ -76,28 +130,19 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
 
   log.info(`setup: bringing ${profile.name} into ${workspace}`);
   const baseCommit = await materialize(ctx, workspace);
-  const sandbox = LocalSandbox.at(workspace, profile.env);
-  for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
-    if (!command) continue;
-    log.info(`setup: ${step}: ${command}`);
-    const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
-    if (result.timedOut || result.exitCode !== 0) {
-      const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
-      throw new UserError(`${step} command "${command}" ${why}:\n${result.outputTail.trim()}`, `fix the ${step} command in the repo profile, or the repository`);
-    }
-  }
-
   const testFiles = (await glob(profile.tests, { cwd: workspace, ignore: ['**/node_modules/**'] })).sort();
   if (testFiles.length === 0) {
     throw new UserError(`no test files in ${profile.name} match ${profile.tests.join(', ')}`, 'set "tests" in the repo profile to globs that find the test files');
   }
+  const place = options.sandbox === 'docker' ? await inDocker(ctx, workspace, baseCommit) : await inWorkspace(ctx, workspace);
 
   const adapter = runnerNamed(profile.runner);
   const runs: TestResult[][] = [];
   let baselineMs = 0;
   for (let i = 1; i <= options.baselineRuns; i++) {
     log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${testFiles.length} test files)`);
-    const run = await runTests(sandbox, adapter, { testFiles, args: profile.runnerArgs, timeoutMs: BASELINE_TIMEOUT_MS });
+    const sandbox = await place.open();
+    const run = await runTests(sandbox, adapter, { testFiles, args: profile.runnerArgs, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() => place.close(sandbox));
     if (run.kind === 'timeout') throw new UserError(`the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`, 'exclude hanging tests in the repo profile');
     if (run.kind === 'broken') {
       throw new UserError(`${run.reason} (exit code ${run.exitCode}):\n${run.outputTail.trim()}`, 'check the runner and test globs in the repo profile');
@@ -108,7 +153,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
 
   const baseline = classifyBaseline(runs);
   const count = (verdict: BaselineTest['verdict']) => baseline.filter((test) => test.verdict === verdict).length;
-  const summary = { tests: baseline.length, stable: count('stable'), flaky: count('flaky'), failing: count('failing'), skipped: count('skipped'), baselineMs: Math.round(baselineMs), baseCommit };
+  const summary = { tests: baseline.length, stable: count('stable'), flaky: count('flaky'), failing: count('failing'), skipped: count('skipped'), baselineMs: Math.round(baselineMs), baseCommit, ...place.summary };
   const figures = `${summary.tests} tests: ${summary.stable} passing, ${summary.failing} failing, ${summary.flaky} flaky, ${summary.skipped} skipped`;
   if (summary.stable === 0) {
     throw new UserError(`the baseline has no passing test (${figures})`, 'make the test suite pass on the chosen commit before generating tasks');
@@ -129,6 +174,8 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     baselineRuns: options.baselineRuns,
     baselineMs,
     timeoutMs: Math.round(profile.timeouts.factor * baselineMs + profile.timeouts.minimumMs),
+    sandbox: options.sandbox,
+    image: place.image,
   };
   ctx.store.transaction(() => {
     ctx.store.saveBaseline(baseline);

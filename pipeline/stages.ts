@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger, RunOptions, StageContext, StageResult } from './context.js';
@@ -7,7 +7,7 @@ import { combine } from './combine.js';
 import { exportDataset } from './export.js';
 import { issues } from './issues.js';
 import { mutate } from './mutate.js';
-import { resolveTarget, slugOf } from './profile.js';
+import { RepoProfile, resolveTarget, slugOf } from './profile.js';
 import { setup } from './setup.js';
 import { combineStats, statsOf, type Stats } from './stats.js';
 import { RunStore, type StageName } from './store.js';
@@ -39,6 +39,18 @@ export async function openRun({ target, runsDir, runDir, fresh, options, log }: 
   if (fresh && existsSync(dir)) await rm(dir, { recursive: true, force: true });
   const store = new RunStore(join(dir, 'run.db'));
   return { store, profile, location, runDir: dir, options: { ...options, dataset: options.dataset ?? slugOf(profile) }, log };
+}
+
+/** The repositories to build images for: one target, or every repository a dataset's manifest names. */
+export function sourcesOf(target: string): Array<{ profile: RepoProfile; location: string }> {
+  const manifest = join(target, 'manifest.json');
+  if (!existsSync(manifest)) return [resolveTarget(target)];
+  const repos = (JSON.parse(readFileSync(manifest, 'utf8')) as { repos?: Array<{ profile?: unknown }> }).repos ?? [];
+  return repos.map((repo) => {
+    const parsed = RepoProfile.safeParse(repo.profile);
+    if (!parsed.success) throw new UserError(`${manifest} has no usable profile for a repository`, 'export the dataset again with this version of swesynth');
+    return { profile: parsed.data, location: parsed.data.url };
+  });
 }
 
 /** The stats of runs named by folder or by repo, or of every run under `runsDir`. */

@@ -2,12 +2,14 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { filesOf, mutatedFiles } from './candidates.js';
 import type { StageContext, StageResult } from './context.js';
+import { UserError } from './errors.js';
 import { Progress } from './progress.js';
 import type { BaselineTest, Candidate, Environment, FailedTest, Verdict } from './records.js';
 import { runnerNamed } from './runners/index.js';
 import { runTests, type TestRequest } from './runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from './runners/types.js';
-import { SandboxPool } from './sandbox/pool.js';
+import { connectEngine, pruneContainers } from './sandbox/docker.js';
+import { DockerPool, LocalPool, type SandboxPool } from './sandbox/pool.js';
 import type { Sandbox } from './sandbox/types.js';
 import { runConcurrently } from './scheduling/in-process.js';
 import { environmentOf } from './setup.js';
@@ -98,10 +100,14 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     }
     return { verdict: verdict('kept', { failToPass, passToPass }), failed };
   } finally {
-    // The next candidate in this sandbox starts from the clean file and its build.
-    if (mutated) await restore(sandbox);
-    if (mutated && (await ctx.rebuild(sandbox))) await sandbox.dispose();
-    else ctx.sandboxes.release(sandbox);
+    if (ctx.sandboxes.reuses && mutated) {
+      // A reused sandbox gives the next candidate the clean files and their build; one whose clean build fails goes.
+      await restore(sandbox);
+      if (await ctx.rebuild(sandbox)) await sandbox.dispose();
+      else await ctx.sandboxes.release(sandbox);
+    } else {
+      await ctx.sandboxes.release(sandbox);
+    }
   }
 }
 
@@ -119,10 +125,21 @@ export async function judgeCandidates(ctx: StageContext, stage: string, pending:
   for (const file of new Set(pending.flatMap((candidate) => filesOf(candidate.sites)))) {
     originals.set(file, await readFile(join(environment.workspace, file), 'utf8'));
   }
+  if (environment.sandbox !== options.sandbox) {
+    throw new UserError(`this run was set up with the ${environment.sandbox} sandbox`, `pass --sandbox ${environment.sandbox}, or --fresh to set it up again`);
+  }
   const sandboxDir = join(ctx.runDir, 'sandboxes');
   // Sandboxes of a killed run are stale; their candidates have no verdict and run again.
   await rm(sandboxDir, { recursive: true, force: true });
-  const sandboxes = new SandboxPool(environment.workspace, sandboxDir, profile.env);
+  let sandboxes: SandboxPool;
+  if (environment.sandbox === 'docker') {
+    const docker = await connectEngine();
+    // Containers of a run that was killed outright would otherwise stay.
+    await pruneContainers(docker, { staleOnly: true });
+    sandboxes = new DockerPool(docker, environment.image!, options.docker.limits);
+  } else {
+    sandboxes = new LocalPool(environment.workspace, sandboxDir, profile.env);
+  }
 
   const build = profile.buildBeforeTests ? profile.build : null;
   const judgeContext: Judge = {

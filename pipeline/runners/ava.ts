@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { reporterPath } from '../paths.js';
 import { locate } from './locate.js';
 import { markerData, parseTap, type TapEntry, type TapPoint } from './tap-parser.js';
 import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
@@ -14,13 +13,13 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const ava: RunnerAdapter = {
   name: 'ava',
-  command({ testFiles, only, args, reportFile, timeoutMs }) {
+  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {
       // node runs the repository's own ava, with the preload in its main process.
-      file: process.execPath,
+      file: tools.node,
       args: [
         '--import',
-        reporterPath('ava-preload.mjs'),
+        tools.runnerFile('ava-preload.mjs'),
         'node_modules/.bin/ava',
         '--tap',
         // The repository's config may ask to stop at the first failure, leaving tests unreported.

@@ -1,4 +1,3 @@
-import { reporterPath } from '../paths.js';
 import { parseJsonLines } from './json-lines.js';
 import type { RunnerAdapter } from './types.js';
 
@@ -10,12 +9,12 @@ import type { RunnerAdapter } from './types.js';
  */
 export const mocha: RunnerAdapter = {
   name: 'mocha',
-  command({ testFiles, only, args, reportFile, timeoutMs }) {
+  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {
       file: 'node_modules/.bin/mocha',
       args: [
         '--reporter',
-        reporterPath('mocha-reporter.cjs'),
+        tools.runnerFile('mocha-reporter.cjs'),
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.
         '--timeout',
         String(Math.floor(timeoutMs * 0.8)),

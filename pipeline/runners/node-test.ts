@@ -1,15 +1,14 @@
-import { reporterPath } from '../paths.js';
 import { parseJsonLines } from './json-lines.js';
 import type { RunnerAdapter } from './types.js';
 
 export const nodeTest: RunnerAdapter = {
   name: 'node-test',
-  command({ testFiles, only, args, reportFile, timeoutMs }) {
+  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {
-      file: process.execPath,
+      file: tools.node,
       args: [
         '--test',
-        `--test-reporter=${reporterPath('node-test-reporter.mjs')}`,
+        `--test-reporter=${tools.runnerFile('node-test-reporter.mjs')}`,
         `--test-reporter-destination=${reportFile}`,
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.
         `--test-timeout=${Math.floor(timeoutMs * 0.8)}`,

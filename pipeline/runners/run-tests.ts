@@ -10,14 +10,14 @@ export type TestRun =
   /** No test reported, or a report cut short: an infrastructure problem, never a verdict. */
   | { kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string };
 
-export type TestRequest = Omit<RunnerRequest, 'reportFile'>;
+export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools'>;
 
 /** Runs the tests with the adapter inside the sandbox and reads back per-test results. */
 export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request: TestRequest): Promise<TestRun> {
   const reportName = `.swesynth-report-${randomUUID()}.jsonl`;
   const reportFile = join(sandbox.root, reportName);
   try {
-    const exec = await sandbox.exec(adapter.command({ ...request, reportFile }), { timeoutMs: request.timeoutMs });
+    const exec = await sandbox.exec(adapter.command({ ...request, reportFile, tools: sandbox.tools }), { timeoutMs: request.timeoutMs });
     if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };
     const report = await sandbox.readFile(reportName).catch(() => '');
     const { results, complete } = adapter.parse(report, sandbox.root);

@@ -1,6 +1,5 @@
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reporterPath } from '../paths.js';
 import { formatValue } from './format.js';
 import { locate } from './locate.js';
 import { markerData, parseTap, pointsOf, type TapPoint, type TapStream } from './tap-parser.js';
@@ -15,7 +14,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const tap: RunnerAdapter = {
   name: 'tap',
-  command({ testFiles, only, args, reportFile, timeoutMs }) {
+  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {
       file: 'node_modules/.bin/tap',
       args: [
@@ -26,7 +25,7 @@ export const tap: RunnerAdapter = {
         '--no-bail',
         // tap's timeout is per file, in whole seconds; it fires before the process is killed.
         `--timeout=${Math.max(1, Math.floor((timeoutMs * 0.8) / 1000))}`,
-        `--node-arg=--import=${reporterPath('tap-uncaught.mjs')}`,
+        `--node-arg=--import=${tools.runnerFile('tap-uncaught.mjs')}`,
         ...args,
         // Without files tap searches its default globs; swesynth names the files it means.
         ...(only ?? testFiles),

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { reporterPath } from '../paths.js';
 import { locate } from './locate.js';
 import { markerData, parseTap, type TapEntry, type TapPoint } from './tap-parser.js';
 import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
@@ -15,10 +14,10 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const tape: RunnerAdapter = {
   name: 'tape',
-  command({ testFiles, only, args, reportFile, timeoutMs }) {
+  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {
       file: 'node_modules/.bin/tape',
-      args: ['-r', reporterPath('tape-preload.cjs'), ...args, ...(only ?? testFiles)],
+      args: ['-r', tools.runnerFile('tape-preload.cjs'), ...args, ...(only ?? testFiles)],
       env: { SWESYNTH_TAPE_TIMEOUT_MS: String(Math.floor(timeoutMs * 0.8)) },
       stdoutFile: reportFile,
     };

@@ -38,6 +38,13 @@ export interface Command {
   stdoutFile?: string;
 }
 
+/** Where a sandbox has the programs swesynth brings along: Node.js and swesynth's runner files. */
+export interface Toolchain {
+  node: string;
+  /** The absolute path, inside the sandbox, of a reporter or preload from pipeline/runners/. */
+  runnerFile(name: string): string;
+}
+
 export interface RunnerRequest {
   /** The repository's test files, repository-relative. */
   testFiles: string[];
@@ -48,6 +55,7 @@ export interface RunnerRequest {
   /** Where the runner's machine-readable report goes (absolute, inside the sandbox). */
   reportFile: string;
   timeoutMs: number;
+  tools: Toolchain;
 }
 
 export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava'] as const;

@@ -1,4 +1,3 @@
-import { reporterPath } from '../paths.js';
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
 
@@ -9,7 +8,7 @@ import type { RunnerAdapter } from './types.js';
  */
 export const vitest: RunnerAdapter = {
   name: 'vitest',
-  command({ only, args, reportFile, timeoutMs }) {
+  command({ only, args, reportFile, timeoutMs, tools }) {
     // Tests' and hooks' own timeouts fire before the process is killed, so an async hang is reported as such.
     const timeout = Math.floor(timeoutMs * 0.8);
     return {
@@ -18,7 +17,7 @@ export const vitest: RunnerAdapter = {
         'run',
         // In place of the repository's reporters: the default one's output explains a run that went wrong.
         '--reporter=default',
-        `--reporter=${reporterPath('vitest-reporter.mjs')}`,
+        `--reporter=${tools.runnerFile('vitest-reporter.mjs')}`,
         `--outputFile=${reportFile}`,
         '--coverage.enabled=false',
         // The repository's config may ask to bail out, which would leave tests unreported.

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { execa } from 'execa';
-import type { Command } from '../runners/types.js';
+import { reporterPath } from '../paths.js';
+import type { Command, Toolchain } from '../runners/types.js';
 import type { ExecResult, Sandbox } from './types.js';
 
 const TAIL_BYTES = 4000;
@@ -24,7 +25,12 @@ function killGroup(pid: number): void {
 }
 
 /** Local sandbox: commands run as child processes in their own process group, in a directory. */
+/** On this machine: the Node.js running swesynth, and the runner files in swesynth's own folder. */
+const LOCAL_TOOLS: Toolchain = { node: process.execPath, runnerFile: reporterPath };
+
 export class LocalSandbox implements Sandbox {
+  readonly tools = LOCAL_TOOLS;
+
   private constructor(
     readonly root: string,
     private readonly owned: boolean,

@@ -1,12 +1,27 @@
 import { join } from 'node:path';
+import type Docker from 'dockerode';
+import { DockerSandbox, type ContainerLimits } from './docker.js';
 import { LocalSandbox } from './local.js';
+import type { Sandbox } from './types.js';
+
+/** Where the workers of a validation get their sandboxes. */
+export interface SandboxPool {
+  /**
+   * Whether a sandbox serves candidate after candidate; then each candidate puts back the files
+   * it changed. Otherwise every candidate gets a fresh sandbox and release throws it away.
+   */
+  readonly reuses: boolean;
+  acquire(): Promise<Sandbox>;
+  release(sandbox: Sandbox): Promise<void>;
+  dispose(): Promise<void>;
+}
 
 /**
  * Each worker's own copy of the workspace, made once and reused candidate after candidate: the
- * runner's caches (a transpiler's, jest's) stay warm because the path stays the same. A
- * candidate puts the mutated file back when it is done.
+ * runner's caches (a transpiler's, jest's) stay warm because the path stays the same.
  */
-export class SandboxPool {
+export class LocalPool implements SandboxPool {
+  readonly reuses = true;
   private readonly idle: LocalSandbox[] = [];
   private made = 0;
 
@@ -20,11 +35,32 @@ export class SandboxPool {
     return this.idle.pop() ?? LocalSandbox.copyOf(this.workspace, join(this.dir, `worker-${++this.made}`), this.env);
   }
 
-  release(sandbox: LocalSandbox): void {
-    this.idle.push(sandbox);
+  async release(sandbox: Sandbox): Promise<void> {
+    this.idle.push(sandbox as LocalSandbox);
   }
 
   async dispose(): Promise<void> {
     await Promise.all(this.idle.splice(0).map((sandbox) => sandbox.dispose()));
   }
+}
+
+/** A fresh container from the environment image for every candidate, removed when it is done. */
+export class DockerPool implements SandboxPool {
+  readonly reuses = false;
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly image: string,
+    private readonly limits: ContainerLimits,
+  ) {}
+
+  acquire(): Promise<Sandbox> {
+    return DockerSandbox.start(this.docker, this.image, this.limits);
+  }
+
+  async release(sandbox: Sandbox): Promise<void> {
+    await sandbox.dispose();
+  }
+
+  async dispose(): Promise<void> {}
 }

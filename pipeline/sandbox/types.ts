@@ -1,4 +1,4 @@
-import type { Command } from '../runners/types.js';
+import type { Command, Toolchain } from '../runners/types.js';
 
 export interface ExecResult {
   exitCode: number | null;
@@ -12,6 +12,7 @@ export interface ExecResult {
 export interface Sandbox {
   /** Absolute path of the repository root as commands inside the sandbox see it. */
   readonly root: string;
+  readonly tools: Toolchain;
   exec(command: Command | string, options: { timeoutMs: number }): Promise<ExecResult>;
   writeFile(path: string, text: string): Promise<void>;
   readFile(path: string): Promise<string>;

@@ -8,7 +8,7 @@ import { FIXTURES } from '../helpers.js';
 
 const fixture = join(FIXTURES, 'vitest');
 const sandbox = LocalSandbox.at(fixture);
-const request = { testFiles: ['test/basic.test.ts'], args: ['--project', 'unit'], reportFile: '/repo/report.json', timeoutMs: 10_000 };
+const request = { testFiles: ['test/basic.test.ts'], args: ['--project', 'unit'], reportFile: '/repo/report.json', timeoutMs: 10_000, tools: sandbox.tools };
 
 describe('vitest adapter, beyond the shared contract', () => {
   it('runs the whole suite through the repository binary, or only the files asked for', () => {

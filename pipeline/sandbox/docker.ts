@@ -1,0 +1,175 @@
+import { hostname } from 'node:os';
+import { basename, dirname, posix } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import Docker from 'dockerode';
+import { UserError } from '../errors.js';
+import type { Command, Toolchain } from '../runners/types.js';
+import { tarOf } from './tar.js';
+import type { ExecResult, Sandbox } from './types.js';
+
+/** Every container swesynth starts carries this label, and its owner's host and process id. */
+export const LABEL = 'swesynth';
+const OWNER_LABEL = 'swesynth.owner';
+const OWNER = `${hostname()}:${process.pid}`;
+/** Where the repository and swesynth's runner files sit inside the environment image. */
+export const CONTAINER_ROOT = '/testbed';
+export const CONTAINER_RUNNER_FILES = '/opt/swesynth/runners';
+const TAIL_BYTES = 4000;
+const CONTAINER_TOOLS: Toolchain = { node: 'node', runnerFile: (name) => posix.join(CONTAINER_RUNNER_FILES, name) };
+
+export interface ContainerLimits {
+  memoryBytes: number;
+  cpus: number;
+  pids: number;
+}
+
+/** The engine from DOCKER_HOST or the default socket, or one message saying how to get one. */
+export async function connectEngine(): Promise<Docker> {
+  const docker = new Docker();
+  try {
+    await docker.ping();
+  } catch (error) {
+    const where = process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'the default socket /var/run/docker.sock (DOCKER_HOST is not set)';
+    throw new UserError(`no Docker engine answers at ${where}: ${(error as Error).message}`, 'start the Docker engine (dockerd), or set DOCKER_HOST to one that runs, or use --sandbox local');
+  }
+  return docker;
+}
+
+/** Containers this process started and has not removed yet; removed on Ctrl-C and SIGTERM. */
+const live = new Set<Docker.Container>();
+let signalsHandled = false;
+
+function track(container: Docker.Container): void {
+  live.add(container);
+  if (signalsHandled) return;
+  signalsHandled = true;
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      void Promise.allSettled([...live].map((each) => each.remove({ force: true }))).finally(() => process.exit(code));
+    });
+  }
+}
+
+/**
+ * Removes swesynth's containers: all of them, or (`staleOnly`) those whose owner process on this
+ * host is gone, left by a run that was killed outright. Returns how many it removed.
+ */
+export async function pruneContainers(docker: Docker, { staleOnly }: { staleOnly: boolean }): Promise<number> {
+  const containers = await docker.listContainers({ all: true, filters: { label: [LABEL] } });
+  const alive = (owner: string | undefined) => {
+    const [host, pid] = (owner ?? '').split(':');
+    if (host !== hostname()) return true;
+    try {
+      process.kill(Number(pid), 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const doomed = containers.filter((info) => !staleOnly || !alive(info.Labels[OWNER_LABEL]));
+  await Promise.allSettled(doomed.map((info) => docker.getContainer(info.Id).remove({ force: true })));
+  return doomed.length;
+}
+
+/** Reads a hijacked exec stream to its end, splitting stdout from stderr. */
+async function drain(docker: Docker, stream: Readable): Promise<{ stdout: string; output: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const all: Buffer[] = [];
+  stdout.on('data', (chunk: Buffer) => {
+    out.push(chunk);
+    all.push(chunk);
+  });
+  stderr.on('data', (chunk: Buffer) => all.push(chunk));
+  docker.modem.demuxStream(stream, stdout, stderr);
+  await new Promise<void>((resolve) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', () => resolve());
+  });
+  return { stdout: Buffer.concat(out).toString('utf8'), output: Buffer.concat(all).toString('utf8') };
+}
+
+/**
+ * Docker sandbox: one container from the repository's environment image, started for one
+ * candidate and removed after it. The network is off, memory, CPU and process count are limited,
+ * and a command that outlives its time kills the whole container. Files are copied in; commands
+ * run with `docker exec`, so a build and the test run that follows share the container.
+ */
+export class DockerSandbox implements Sandbox {
+  readonly root = CONTAINER_ROOT;
+  readonly tools = CONTAINER_TOOLS;
+  private killed = false;
+
+  private constructor(
+    private readonly docker: Docker,
+    private readonly container: Docker.Container,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  static async start(docker: Docker, image: string, limits: ContainerLimits, env: Record<string, string> = {}): Promise<DockerSandbox> {
+    const container = await docker.createContainer({
+      Image: image,
+      // The container idles while commands run in it through exec.
+      Cmd: ['node', '-e', 'setInterval(() => {}, 1 << 30)'],
+      WorkingDir: CONTAINER_ROOT,
+      Labels: { [LABEL]: '1', [OWNER_LABEL]: OWNER },
+      NetworkDisabled: true,
+      HostConfig: { NetworkMode: 'none', Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes, NanoCpus: Math.round(limits.cpus * 1e9), PidsLimit: limits.pids },
+    });
+    track(container);
+    try {
+      await container.start();
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      live.delete(container);
+      throw error;
+    }
+    return new DockerSandbox(docker, container, env);
+  }
+
+  async exec(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
+    const started = performance.now();
+    if (this.killed) return { exitCode: null, timedOut: false, durationMs: 0, outputTail: 'the container was killed by an earlier command' };
+    const shell = typeof command === 'string';
+    let argv = shell ? ['/bin/sh', '-c', command] : [command.file, ...command.args];
+    const env: Record<string, string> = { PATH: `${CONTAINER_ROOT}/node_modules/.bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`, ...this.env, ...(shell ? {} : command.env) };
+    if (!shell && command.stdoutFile) {
+      // The shell only redirects and then becomes the command: `exec "$0" "$@"` keeps its arguments intact.
+      argv = ['/bin/sh', '-c', 'exec "$0" "$@" > "$SWESYNTH_STDOUT"', ...argv];
+      env.SWESYNTH_STDOUT = command.stdoutFile;
+    }
+    const exec = await this.container.exec({ Cmd: argv, Env: Object.entries(env).map(([key, value]) => `${key}=${value}`), WorkingDir: CONTAINER_ROOT, AttachStdout: true, AttachStderr: true });
+    const stream = (await exec.start({ hijack: true, stdin: false })) as unknown as Readable;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      this.killed = true;
+      // Killing the container ends every process of the mutant at once, however it forked.
+      void this.container.kill().catch(() => undefined);
+    }, timeoutMs);
+    const { output } = await drain(this.docker, stream);
+    clearTimeout(timer);
+    const exitCode = await exec.inspect().then((info) => info.ExitCode ?? null, () => null);
+    return { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail: output.slice(-TAIL_BYTES) };
+  }
+
+  async writeFile(path: string, text: string): Promise<void> {
+    const target = posix.join(CONTAINER_ROOT, path);
+    await this.container.putArchive(tarOf(basename(target), Buffer.from(text, 'utf8')), { path: dirname(target) });
+  }
+
+  async readFile(path: string): Promise<string> {
+    const exec = await this.container.exec({ Cmd: ['cat', posix.join(CONTAINER_ROOT, path)], AttachStdout: true, AttachStderr: true });
+    const { stdout, output } = await drain(this.docker, (await exec.start({ hijack: true, stdin: false })) as unknown as Readable);
+    const { ExitCode } = await exec.inspect();
+    if (ExitCode !== 0) throw new Error(`cannot read ${path} in the container: ${output.trim()}`);
+    return stdout;
+  }
+
+  async dispose(): Promise<void> {
+    await this.container.remove({ force: true }).catch(() => undefined);
+    live.delete(this.container);
+  }
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import type Docker from 'dockerode';
+import { execa } from 'execa';
+import { UserError } from '../errors.js';
+import { reporterPath } from '../paths.js';
+import type { RepoProfile } from '../profile.js';
+import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES, LABEL } from './docker.js';
+
+/** The base image when none is chosen: an official Node.js 20 image, for machines with a registry. */
+export const DEFAULT_BASE_IMAGE = 'node:20-bookworm';
+const INPUTS_LABEL = 'swesynth.inputs';
+const LOG_TAIL_LINES = 30;
+
+/** `swesynth/<owner>__<repo>:<commit12>`, the name SWE-bench-style harnesses look images up by. */
+export function environmentImageName(profile: RepoProfile, commit: string): string {
+  return `swesynth/${profile.name.replace('/', '__').toLowerCase()}:${commit.slice(0, 12)}`;
+}
+
+/** The base image's id; pulled when the engine lacks it, and a clear message when that fails too. */
+export async function baseImageId(docker: Docker, name: string): Promise<string> {
+  const present = await docker.getImage(name).inspect().catch(() => null);
+  if (present) return present.Id;
+  try {
+    const stream = await docker.pull(name);
+    await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (error) => (error ? reject(error) : resolve())));
+    return (await docker.getImage(name).inspect()).Id;
+  } catch (error) {
+    throw new UserError(`base image ${name} does not exist on the Docker engine and could not be pulled: ${(error as Error).message}`, 'build or load it first, or name another with --base-image (or SWESYNTH_BASE_IMAGE)');
+  }
+}
+
+function dockerfile(base: string, profile: RepoProfile): string {
+  const env = { CI: 'true', ...profile.env };
+  const lines = [
+    `FROM ${base}`,
+    ...Object.entries(env).map(([key, value]) => `ENV ${key}=${JSON.stringify(value)}`),
+    `COPY runners ${CONTAINER_RUNNER_FILES}`,
+    `COPY repo ${CONTAINER_ROOT}`,
+    `WORKDIR ${CONTAINER_ROOT}`,
+    ...[profile.install, profile.build].filter((command) => command !== null).map((command) => `RUN ${command}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The reporter and preload files the runner adapters load into the test process. */
+async function runnerFiles(): Promise<string[]> {
+  const dir = dirname(reporterPath('x'));
+  return (await readdir(dir)).filter((name) => /\.(mjs|cjs)$/.test(name)).map((name) => join(dir, name));
+}
+
+export interface EnvironmentImage {
+  name: string;
+  /** False when an image with the same inputs was already there. */
+  built: boolean;
+  buildMs: number;
+  sizeBytes: number;
+}
+
+/**
+ * The environment image of a repository at a commit: the base image, the repository checked out,
+ * its dependencies installed and its build run. It is reused while its inputs (base image,
+ * profile commands, code, swesynth's runner files) are unchanged, and rebuilt otherwise.
+ */
+export async function environmentImage(docker: Docker, options: { workspace: string; profile: RepoProfile; commit: string; baseImage: string; log: (line: string) => void }): Promise<EnvironmentImage> {
+  const { workspace, profile, commit, baseImage, log } = options;
+  const name = environmentImageName(profile, commit);
+  const base = await baseImageId(docker, baseImage);
+  const files = await runnerFiles();
+  const hash = createHash('sha256').update(JSON.stringify({ base, install: profile.install, build: profile.build, env: profile.env, commit }));
+  for (const file of files) hash.update(await readFile(file));
+  const inputs = hash.digest('hex');
+
+  const existing = await docker.getImage(name).inspect().catch(() => null);
+  if (existing?.Config.Labels?.[INPUTS_LABEL] === inputs) return { name, built: false, buildMs: 0, sizeBytes: existing.Size };
+
+  const context = await mkdtemp(join(tmpdir(), 'swesynth-image-'));
+  const started = performance.now();
+  try {
+    await cp(workspace, join(context, 'repo'), { recursive: true, filter: (source) => !(dirname(source) === workspace && basename(source) === 'node_modules') });
+    for (const file of files) await cp(file, join(context, 'runners', basename(file)));
+    await writeFile(join(context, 'Dockerfile'), dockerfile(baseImage, profile));
+    log(`setup: building image ${name} from ${baseImage}`);
+    const tar = execa('tar', ['-C', context, '-c', '.'], { buffer: false, stdout: 'pipe' });
+    const stream = await docker.buildImage(tar.stdout!, { t: name, labels: { [LABEL]: '1', [INPUTS_LABEL]: inputs }, forcerm: true });
+    const output: string[] = [];
+    let stepError: string | null = null;
+    const failure = await new Promise<string | null>((resolve) => {
+      docker.modem.followProgress(
+        stream,
+        (error) => resolve(error ? error.message : null),
+        (event: { stream?: string; error?: string }) => {
+          if (event.stream) output.push(...event.stream.split('\n').filter(Boolean));
+          if (event.error) stepError = event.error;
+        },
+      );
+    });
+    await tar.catch(() => undefined);
+    const error = failure ?? stepError;
+    if (error) {
+      throw new UserError(`building image ${name} failed: ${error}\n${output.slice(-LOG_TAIL_LINES).join('\n')}`, 'fix the install or build command in the repo profile, or the repository');
+    }
+    const image = await docker.getImage(name).inspect();
+    return { name, built: true, buildMs: performance.now() - started, sizeBytes: image.Size };
+  } finally {
+    await rm(context, { recursive: true, force: true });
+  }
+}
