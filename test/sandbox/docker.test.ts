@@ -1,0 +1,121 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { RunStore } from '../../pipeline/store.js';
+import { CLI, EXAMPLE_PROFILE, FIXTURES, copyFixture, swesynth, tempDir } from '../helpers.js';
+
+const docker = new Docker();
+const engineUp = await docker.ping().then(
+  () => true,
+  () => false,
+);
+// Without an engine the suite is skipped on a developer's machine; in CI it must run, and fails.
+const withEngine = describe.skipIf(!engineUp && !process.env.CI);
+const BASE_IMAGE = process.env.SWESYNTH_BASE_IMAGE ?? 'swesynth-base:node20';
+const IN_DOCKER = ['--sandbox', 'docker', '--base-image', BASE_IMAGE, '--baseline-runs', '2', '--no-progress'];
+
+async function swesynthContainers(): Promise<number> {
+  return (await docker.listContainers({ all: true, filters: { label: ['swesynth'] } })).length;
+}
+
+function verdictsIn(runDir: string) {
+  const store = new RunStore(join(runDir, 'run.db'));
+  try {
+    const candidates = new Map(store.candidates().map((candidate) => [candidate.id, candidate]));
+    return store.verdicts().map((verdict) => ({ ...verdict, candidate: candidates.get(verdict.candidateId)! }));
+  } finally {
+    store.close();
+  }
+}
+
+/** What a run decided, without timings: status, FAIL_TO_PASS and PASS_TO_PASS per candidate. */
+function decisions(runDir: string) {
+  return verdictsIn(runDir)
+    .map(({ candidateId, status, failToPass, passToPass }) => ({ candidateId, status, failToPass: [...failToPass].sort(), passToPass: [...passToPass].sort() }))
+    .sort((a, b) => a.candidateId.localeCompare(b.candidateId));
+}
+
+withEngine('the Docker sandbox', () => {
+  it('keeps the same tasks with the same FAIL_TO_PASS and PASS_TO_PASS as the local sandbox', async () => {
+    const options = ['--max-candidates', '10', '--seed', '4', '--baseline-runs', '2', '--no-progress'];
+    const local = join(tempDir('local'), 'run');
+    const inDocker = join(tempDir('docker'), 'run');
+    const localRun = await swesynth(['run', EXAMPLE_PROFILE, '--run-dir', local, '--out', tempDir('out'), ...options]);
+    expect(localRun.exitCode, localRun.stderr).toBe(0);
+    const dockerRun = await swesynth(['run', EXAMPLE_PROFILE, '--run-dir', inDocker, '--out', tempDir('out'), ...IN_DOCKER, ...options]);
+    expect(dockerRun.exitCode, dockerRun.stderr).toBe(0);
+    expect(decisions(inDocker)).toEqual(decisions(local));
+    expect(decisions(local).filter((decision) => decision.status === 'kept').length).toBeGreaterThan(5);
+
+    const exported = readFileSync(join(dockerRun.stdout.trim(), 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(exported[0].image_name).toMatch(/^swesynth\/swesynth__example:[0-9a-f]{12}$/);
+    expect(await swesynthContainers()).toBe(0);
+  });
+
+  it('records a verdict for mutants that loop forever, fill memory or reach for the network, and leaves no container', async () => {
+    const runDir = join(tempDir('hostile'), 'run');
+    const result = await swesynth([
+      'run', join(FIXTURES, 'hostile'), '--run-dir', runDir, '--out', tempDir('out'), ...IN_DOCKER,
+      '--docker-memory', '256m', '--operators', 'removed-assignment,update-swap,removed-early-return', '--max-candidates', '0',
+    ]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const verdicts = verdictsIn(runDir);
+    const verdictOf = (unit: string, operator: string, original = '') =>
+      verdicts.find((verdict) => verdict.candidate.unit === unit && verdict.candidate.operator === operator && verdict.candidate.sites[0]!.original.includes(original))?.status;
+    // value is never divided: the loop never ends.
+    expect(verdictOf('digits', 'removed-assignment', 'Math.floor')).toBe('timeout');
+    // n++ pushes forever: the container's memory runs out and the test process dies (every test
+    // of the file fails: no-pass), or the report is cut short (error), or the clock runs out.
+    expect(['no-pass', 'error', 'timeout']).toContain(verdictOf('countdown', 'update-swap'));
+    // Without its guard the function calls fetch, which fails with the network off: a plain test failure.
+    expect(verdictOf('fetchStatus', 'removed-early-return')).toBe('kept');
+    expect(await swesynthContainers()).toBe(0);
+  });
+
+  it('removes its containers when interrupted with SIGTERM', async () => {
+    const child = execa(process.execPath, [CLI, 'run', EXAMPLE_PROFILE, '--run-dir', join(tempDir('interrupted'), 'run'), '--out', tempDir('out'), ...IN_DOCKER, '--max-candidates', '40'], { reject: false });
+    for (let waited = 0; waited < 120_000 && (await swesynthContainers()) === 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await swesynthContainers()).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    const ended = await child;
+    expect(ended.exitCode).toBe(143);
+    expect(await swesynthContainers()).toBe(0);
+  });
+
+  it('prunes the containers a killed run left behind', async () => {
+    const container = await docker.createContainer({ Image: BASE_IMAGE, Cmd: ['sleep', '600'], Labels: { swesynth: '1', 'swesynth.owner': 'elsewhere:1' } });
+    expect(await swesynthContainers()).toBe(1);
+    const pruned = await swesynth(['docker', 'prune', '--json']);
+    expect(pruned.exitCode, pruned.stderr).toBe(0);
+    expect(JSON.parse(pruned.stdout)).toEqual({ removed: 1 });
+    await expect(container.inspect()).rejects.toThrow();
+  });
+
+  it('says how to get an engine when none answers', async () => {
+    const result = await execa(process.execPath, [CLI, 'setup', EXAMPLE_PROFILE, '--run-dir', join(tempDir('no-engine'), 'run'), ...IN_DOCKER], { reject: false, env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('no Docker engine answers at DOCKER_HOST=unix:///nonexistent/docker.sock');
+    expect(result.stderr).toContain('start the Docker engine');
+  });
+
+  it('refuses a base image that does not exist', async () => {
+    const result = await swesynth(['setup', EXAMPLE_PROFILE, '--run-dir', join(tempDir('no-base'), 'run'), ...IN_DOCKER, '--base-image', 'swesynth-missing:none']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('base image swesynth-missing:none does not exist');
+    expect(result.stderr.trim().split('\n').filter((line) => line.startsWith('swesynth:'))).toHaveLength(1);
+  });
+
+  it('shows the log tail of an install that fails inside the image build', async () => {
+    const repo = copyFixture('hostile');
+    const profile = JSON.parse(readFileSync(EXAMPLE_PROFILE, 'utf8'));
+    const profilePath = join(tempDir('profile'), 'local__hostile.json');
+    writeFileSync(profilePath, JSON.stringify({ ...profile, name: 'local/hostile', url: repo, commit: null, install: 'echo "the install exploded" >&2; exit 3' }));
+    const result = await swesynth(['setup', profilePath, '--run-dir', join(tempDir('bad-install'), 'run'), ...IN_DOCKER]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('building image swesynth/local__hostile:');
+    expect(result.stderr).toContain('the install exploded');
+    expect(result.stderr).toContain('fix the install or build command');
+  });
+});
