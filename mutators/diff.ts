@@ -108,3 +108,10 @@ export function unifiedDiff(path: string, before: string, after: string, context
   }
   return out;
 }
+
+/** A git diff that creates `path` with `text`: how a test patch brings back a hidden test file. */
+export function newFileDiff(path: string, text: string): string {
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const body = lines.map((line) => render('+', line)).join('');
+  return `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +${lines.length === 0 ? 0 : 1},${lines.length} @@\n${body}`;
+}

@@ -90,8 +90,17 @@ interface Place {
   summary: Record<string, unknown>;
 }
 
-async function inWorkspace(ctx: StageContext, workspace: string): Promise<Place> {
-  const { profile, log } = ctx;
+/**
+ * The repository at its commit in `workspace`, installed and built on this machine, as setup
+ * prepares it; returns the base commit. Evaluation prepares its workspaces this way too.
+ */
+export async function preparedWorkspace(source: Pick<StageContext, 'location' | 'profile' | 'log'>, workspace: string): Promise<string> {
+  const commit = await materialize(source, workspace);
+  await inWorkspace(source, workspace);
+  return commit;
+}
+
+async function inWorkspace({ profile, log }: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<Place> {
   const sandbox = LocalSandbox.at(workspace, profile.env);
   for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
     if (!command) continue;
