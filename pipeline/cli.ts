@@ -11,7 +11,8 @@ import type { StageName } from './store.js';
 import { connectEngine, pruneContainers } from './sandbox/docker.js';
 import { DEFAULT_BASE_IMAGE } from './sandbox/images.js';
 import { buildImageFromProfile } from './setup.js';
-import { collectStats, sourcesOf } from './stages.js';
+import { collectStats, evaluateDataset, exportFromRuns, sourcesOf, type RunSettings } from './stages.js';
+import { diffDatasets, verifyDataset } from './dataset/read.js';
 import { statsHtml } from './stats-html.js';
 import { funnelTable, repoTable } from './stats.js';
 import { GENERATOR } from './version.js';
@@ -33,6 +34,9 @@ interface Flags {
   typeCheck?: boolean;
   combine?: number;
   sandbox?: 'local' | 'docker';
+  visibleTests?: boolean;
+  split?: 'hash' | 'repo';
+  testShare?: number;
   baseImage?: string;
   dockerMemory?: string;
   dockerCpus?: number;
@@ -67,10 +71,10 @@ const log: Logger = {
   warn: (message) => process.stderr.write(`warning: ${message}\n`),
 };
 
-async function execute(target: string, flags: Flags, work: (ctx: StageContext) => Promise<StageResult[]>): Promise<void> {
+/** The options of a run: flags first, then the config file, then the defaults. */
+function runOptionsOf(flags: Flags): RunSettings {
   const config = loadConfig(flags.config);
-  const ctx = await openRun({
-    target,
+  return {
     runsDir: config.runsDir ?? DEFAULTS.runsDir,
     runDir: flags.runDir,
     fresh: flags.fresh ?? false,
@@ -90,6 +94,9 @@ async function execute(target: string, flags: Flags, work: (ctx: StageContext) =
       },
       combine: flags.combine ?? config.combine ?? DEFAULTS.combine,
       sandbox: flags.sandbox ?? config.sandbox ?? DEFAULTS.sandbox,
+      visibleTests: flags.visibleTests ?? config.visibleTests ?? false,
+      split: flags.split ?? config.split ?? DEFAULTS.split,
+      testShare: flags.testShare ?? config.testShare ?? DEFAULTS.testShare,
       docker: {
         baseImage: flags.baseImage ?? process.env.SWESYNTH_BASE_IMAGE ?? config.baseImage ?? DEFAULT_BASE_IMAGE,
         limits: { memoryBytes: bytesOf(flags.dockerMemory ?? config.dockerMemory ?? DEFAULTS.dockerMemory), cpus: flags.dockerCpus ?? config.dockerCpus ?? DEFAULTS.dockerCpus, pids: DEFAULTS.dockerPids },
@@ -100,8 +107,11 @@ async function execute(target: string, flags: Flags, work: (ctx: StageContext) =
       outDir: flags.out ?? config.out ?? DEFAULTS.out,
       progress: flags.progress !== false && !flags.json,
     },
-    log,
-  });
+  };
+}
+
+async function execute(target: string, flags: Flags, work: (ctx: StageContext) => Promise<StageResult[]>): Promise<void> {
+  const ctx = await openRun({ target, ...runOptionsOf(flags), log });
   try {
     const results = await work(ctx);
     if (flags.json) {
@@ -139,7 +149,10 @@ function withRunOptions(command: Command): Command {
     .option('--docker-cpus <n>', `CPUs of a container (default ${DEFAULTS.dockerCpus})`, Number)
     .option('--baseline-runs <n>', `times the test suite runs at setup to find flaky tests (default ${DEFAULTS.baselineRuns})`, integer(2))
     .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
-    .option('--dataset-version <version>', 'version to write (default: the next free vN)')
+    .option('--dataset-version <version>', 'semantic version to write (default: the next minor version, 1.0.0 first)')
+    .option('--visible-tests', 'leave the test files of FAIL_TO_PASS tests in the task (hidden and restored by test_patch by default)')
+    .addOption(new Option('--split <rule>', `train/test split by a hash of the instance id or of the repository (default ${DEFAULTS.split})`).choices(['hash', 'repo']))
+    .option('--test-share <share>', `share of the test split (default ${DEFAULTS.testShare})`, probability)
     .option('--out <dir>', `output folder for datasets (default ${DEFAULTS.out})`)
     .addOption(new Option('--no-progress', 'no progress bar'));
 }
@@ -234,6 +247,67 @@ Examples:
     'swesynth export ../my-lib',
     'swesynth export ../my-lib --dataset my-lib-tasks --dataset-version 2026.11 --out datasets',
   ]);
+  const dataset = program.command('dataset').description('datasets: build one from several runs, verify one, compare two versions');
+  withRunOptions(dataset.command('export').description('write one dataset version from the finished runs of several repositories'))
+    .argument('[more...]', 'further repos')
+    .addHelpText('after', '\nExamples:\n  $ swesynth dataset export repos/a.json repos/b.json repos/c.json --dataset js-bugs --dataset-version 1.0.0\n  $ swesynth dataset export repos/a.json repos/b.json --dataset js-bugs --split repo\n')
+    .action(async (first: string, more: string[], flags: Flags) => {
+      const written = await exportFromRuns([first, ...more], runOptionsOf(flags), log);
+      process.stdout.write(flags.json ? `${JSON.stringify(written, null, 2)}\n` : `${written.path}\n`);
+    });
+  dataset
+    .command('verify')
+    .description('check a dataset folder: every file against its sha256 in the manifest, the schema, the splits, the task folders')
+    .argument('<dir>', 'a dataset version folder, e.g. out/acme__widgets/1.0.0')
+    .option('--json', 'print the result as JSON')
+    .action((dir: string, flags: { json?: boolean }) => {
+      const result = verifyDataset(dir);
+      process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : result.problems.length === 0 ? `${dir}: ${result.instances} instances, every file matches the manifest\n` : `${result.problems.map((problem) => `${dir}: ${problem}`).join('\n')}\n`);
+      if (result.problems.length > 0) throw new UserError(`${dir} failed verification (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`, 'export the dataset again');
+    });
+  dataset
+    .command('diff')
+    .description('the instances added, removed and changed between two dataset versions')
+    .argument('<a>', 'the older version folder')
+    .argument('<b>', 'the newer version folder')
+    .option('--json', 'print the result as JSON')
+    .action((a: string, b: string, flags: { json?: boolean }) => {
+      const difference = diffDatasets(a, b);
+      if (flags.json) process.stdout.write(`${JSON.stringify(difference, null, 2)}\n`);
+      else {
+        const lines = [
+          ...difference.added.map((id) => `+ ${id}`),
+          ...difference.removed.map((id) => `- ${id}`),
+          ...difference.changed.map((change) => `~ ${change.instance_id} (${change.fields.join(', ')})`),
+          `${difference.added.length} added, ${difference.removed.length} removed, ${difference.changed.length} changed`,
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }
+    });
+
+  program
+    .command('eval')
+    .description('grade SWE-bench predictions on a dataset: apply each patch to its task, restore the hidden tests, run FAIL_TO_PASS and PASS_TO_PASS')
+    .requiredOption('--dataset <dir>', 'a dataset version folder')
+    .option('--predictions <file>', 'predictions: a JSON array or JSON Lines of {instance_id, model_name_or_path, model_patch}')
+    .option('--instance <id>', 'grade one task with --patch-file instead (exit code 0 only when it is resolved)')
+    .option('--patch-file <file>', 'the patch for --instance')
+    .option('--concurrency <n>', `predictions graded at once (default ${DEFAULTS.concurrency})`, integer(1))
+    .option('--work-dir <dir>', 'where installed workspaces are kept between evaluations', '.swesynth/eval')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', '\nExamples:\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --predictions preds.jsonl\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --instance acme__widgets.equality-flip__0a1b2c3d4e5f --patch-file fix.patch\n')
+    .action(async (flags: { dataset: string; predictions?: string; instance?: string; patchFile?: string; concurrency?: number; workDir: string; json?: boolean }) => {
+      const report = await evaluateDataset(flags, log);
+      if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else {
+        const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+        const lines = report.instances.map((result) => `${result.status.padEnd(12)} ${result.instance_id}${result.touchesTests ? '  (touches test files)' : ''}`);
+        lines.push(`resolved ${report.resolved} of ${report.total}: ${percent(report.rate)} (95% CI ${percent(report.low)} – ${percent(report.high)}); ${Object.entries(report.byStatus).map(([status, n]) => `${status} ${n}`).join(', ')}`);
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }
+      if (flags.instance && report.resolved !== 1) process.exitCode = 1;
+    });
+
   const docker = program.command('docker').description('the Docker sandbox\'s images and containers');
   docker
     .command('build')

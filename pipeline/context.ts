@@ -1,4 +1,5 @@
 import type { RepoProfile } from './profile.js';
+import type { SplitRule } from './dataset/splits.js';
 import type { MutationSettings } from './records.js';
 import type { ContainerLimits } from './sandbox/docker.js';
 import type { RunStore } from './store.js';
@@ -8,6 +9,10 @@ export interface RunOptions {
   seed: number;
   mutation: Omit<MutationSettings, 'seed'>;
   sandbox: 'local' | 'docker';
+  /** Keep the test files of FAIL_TO_PASS tests in the task's working tree (they are hidden by default). */
+  visibleTests: boolean;
+  split: SplitRule;
+  testShare: number;
   docker: { baseImage: string; limits: ContainerLimits };
   /** How many merged candidates (kept bugs of one file or module) the combine stage makes. */
   combine: number;

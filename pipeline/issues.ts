@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import PQueue from 'p-queue';
 import { mutatedFiles } from './candidates.js';
 import type { StageContext, StageResult } from './context.js';
-import { writeStatement } from './problem-statement.js';
-import type { Candidate, FailedTest } from './records.js';
+import { llmConfigFromEnv, writeWithLlm, type LlmConfig } from './llm-writer.js';
+import { leakIn, primaryFailure, reproCode, styleFor, writeStatement, type StatementInput } from './problem-statement.js';
+import type { Candidate, FailedTest, Issue } from './records.js';
 import { environmentOf } from './setup.js';
 
 function linesAround(text: string, start: number, end: number): string[] {
@@ -28,6 +30,93 @@ function forbiddenFor(candidate: Candidate, failed: FailedTest[], read: (file: s
   return [...failed.flatMap((test) => [test.titlePath.at(-1) ?? '', test.file, basename(test.file)]), ...changedLines];
 }
 
+/** The package as its users know it. */
+export interface PackageInfo {
+  name: string;
+  version: string;
+  /** Repository-relative entry files: package.json main, module and exports ".". */
+  entryPoints: string[];
+}
+
+type ExportsField = string | ExportsField[] | { [key: string]: ExportsField } | null;
+
+/** The files an exports field names, through conditions (`import`, `require`, `default`, ...) and fallbacks. */
+function exportedFiles(exports: ExportsField | undefined): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (Array.isArray(exports)) return exports.flatMap(exportedFiles);
+  return exports ? Object.values(exports).flatMap(exportedFiles) : [];
+}
+
+/** Name and entry files from the repository's package.json; its name falls back to the repository's, its entry to Node's default. */
+export function packageOf(workspace: string, repo: string, version: string): PackageInfo {
+  let manifest: { name?: unknown; main?: unknown; module?: unknown; exports?: ExportsField } = {};
+  try {
+    manifest = JSON.parse(readFileSync(join(workspace, 'package.json'), 'utf8'));
+  } catch {
+    // No readable package.json: the repository's name and Node's defaults.
+  }
+  const { exports } = manifest;
+  // Subpath exports map "." to the entry; an exports field without subpaths is the entry itself.
+  const isSubpathMap = typeof exports === 'object' && exports !== null && !Array.isArray(exports) && Object.keys(exports).some((key) => key.startsWith('.'));
+  const entries = [manifest.main, manifest.module, ...exportedFiles(isSubpathMap ? exports['.'] : exports)].filter((entry): entry is string => typeof entry === 'string');
+  return {
+    name: typeof manifest.name === 'string' && manifest.name !== '' ? manifest.name : repo.split('/').at(-1)!,
+    version,
+    entryPoints: entries.length > 0 ? entries : ['index.js'],
+  };
+}
+
+export interface StatementSources {
+  read(file: string): string | undefined;
+  pkg: PackageInfo;
+  nodeVersion?: string;
+  /** The language model to write with; null: the templates write every statement. */
+  llm: LlmConfig | null;
+}
+
+/** A candidate's issue: the language model's statement when one is configured and its text gives nothing away, else the template's. */
+export async function issueFor(candidate: Candidate, failed: FailedTest[], sources: StatementSources): Promise<Issue> {
+  const { pkg, llm } = sources;
+  const style = styleFor(candidate.id);
+  const input: StatementInput = {
+    failed,
+    readTest: sources.read,
+    forbidden: forbiddenFor(candidate, failed, (file) => sources.read(file) ?? ''),
+    packageName: pkg.name,
+    entryPoints: pkg.entryPoints,
+    packageVersion: pkg.version,
+    nodeVersion: sources.nodeVersion,
+    style,
+  };
+  let llmFallback: string | undefined;
+  const primary = primaryFailure(failed);
+  if (llm && primary?.failure) {
+    try {
+      const statement = await writeWithLlm(llm, {
+        failure: primary.failure,
+        repro: reproCode(input, primary),
+        bugPatch: candidate.bugPatch,
+        packageName: pkg.name,
+        packageVersion: pkg.version,
+        style,
+      });
+      const leak = leakIn(statement, input.forbidden);
+      if (!leak) return { candidateId: candidate.id, status: 'written', ...statement, writer: `llm:${llm.model}` };
+      llmFallback = `its statement would reveal "${leak}"`;
+    } catch (error) {
+      llmFallback = (error as Error).message;
+    }
+  }
+  const statement = writeStatement(input);
+  const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}) };
+  return 'rejected' in statement ? { ...by, status: 'rejected', title: '', body: '', reason: statement.rejected } : { ...by, status: 'written', ...statement };
+}
+
+/** The Node.js version the tests run on: this process's locally, the base image's tag in docker (`node:20-bookworm`). */
+function nodeVersionOf(ctx: StageContext, sandbox: 'local' | 'docker'): string | undefined {
+  return sandbox === 'local' ? process.versions.node : /^node:(\d+(?:\.\d+)*)/.exec(ctx.options.docker.baseImage)?.[1];
+}
+
 /** Issues: a problem statement for every kept candidate, from its failing assertions. */
 export async function issues(ctx: StageContext): Promise<StageResult> {
   const { store, log } = ctx;
@@ -35,29 +124,43 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
   if (done) return { stage: 'issues', alreadyDone: true, ...done };
   if (!store.stageSummary('validate')) throw new Error('issues needs the verdicts of the validate stage');
 
-  const { workspace } = environmentOf(ctx);
+  const environment = environmentOf(ctx);
   const read = (file: string): string | undefined => {
     try {
-      return readFileSync(join(workspace, file), 'utf8');
+      return readFileSync(join(environment.workspace, file), 'utf8');
     } catch {
       return undefined;
     }
   };
+  const sources: StatementSources = {
+    read,
+    pkg: packageOf(environment.workspace, environment.repo, environment.repoVersion),
+    nodeVersion: nodeVersionOf(ctx, environment.sandbox),
+    llm: llmConfigFromEnv(),
+  };
+  if (sources.llm) log.info(`issues: writing with ${sources.llm.model} at ${sources.llm.url}, the templates where it fails`);
   const kept = new Set(store.verdicts().filter((verdict) => verdict.status === 'kept').map((verdict) => verdict.candidateId));
   const written = new Set(store.issues().map((issue) => issue.candidateId));
-  for (const candidate of store.candidates()) {
-    if (!kept.has(candidate.id) || written.has(candidate.id)) continue;
-    const failed = store.failedTests(candidate.id);
-    const statement = writeStatement({ failed, readTest: read, forbidden: forbiddenFor(candidate, failed, (file) => read(file) ?? '') });
-    if ('rejected' in statement) {
-      store.saveIssue({ candidateId: candidate.id, status: 'rejected', title: '', body: '', reason: statement.rejected });
-    } else {
-      store.saveIssue({ candidateId: candidate.id, status: 'written', ...statement });
-    }
-  }
+  // The language model answers slowly: ask about several candidates at once.
+  const queue = new PQueue({ concurrency: ctx.options.concurrency });
+  await queue.addAll(
+    store
+      .candidates()
+      .filter((candidate) => kept.has(candidate.id) && !written.has(candidate.id))
+      .map((candidate) => async () => {
+        const issue = await issueFor(candidate, store.failedTests(candidate.id), sources);
+        if (issue.llmFallback) log.warn(`issues: ${candidate.id}: the template wrote the statement instead of the language model: ${issue.llmFallback}`);
+        store.saveIssue(issue);
+      }),
+  );
   const all = store.issues();
-  const summary = { written: all.filter((issue) => issue.status === 'written').length, rejected: all.filter((issue) => issue.status === 'rejected').length };
+  const summary = {
+    written: all.filter((issue) => issue.status === 'written').length,
+    rejected: all.filter((issue) => issue.status === 'rejected').length,
+    llmFallbacks: all.filter((issue) => issue.llmFallback !== undefined).length,
+  };
   store.finishStage('issues', summary);
-  log.info(`issues: ${summary.written} problem statements written, ${summary.rejected} rejected`);
+  const fallbacks = summary.llmFallbacks > 0 ? `; ${summary.llmFallbacks} by the template where the language model failed` : '';
+  log.info(`issues: ${summary.written} problem statements written, ${summary.rejected} rejected${fallbacks}`);
   return { stage: 'issues', alreadyDone: false, ...summary };
 }

@@ -16,8 +16,8 @@ export const Environment = z.object({
   /** Time allowed for one candidate's test run. */
   timeoutMs: z.number().int(),
   /** Where commands run: the local machine, or containers from the environment image. */
-  sandbox: z.enum(['local', 'docker']),
-  image: z.string().nullable(),
+  sandbox: z.enum(['local', 'docker']).default('local'),
+  image: z.string().nullable().default(null),
 });
 export type Environment = z.infer<typeof Environment>;
 
@@ -114,6 +114,10 @@ export const Issue = z.object({
   body: z.string(),
   /** Why a statement was rejected (it would leak the fix, or there was nothing to write from). */
   reason: z.string().optional(),
+  /** Who wrote it: `template:<style>` or `llm:<model>` (records from before writers were named: `template`). */
+  writer: z.string().default('template'),
+  /** Why the language model's statement was not used, when the template wrote it instead. */
+  llmFallback: z.string().optional(),
 });
 export type Issue = z.infer<typeof Issue>;
 

@@ -1,10 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger, RunOptions, StageContext, StageResult } from './context.js';
 import { UserError } from './errors.js';
 import { combine } from './combine.js';
-import { exportDataset } from './export.js';
+import { exportDataset, selfCheckOf, sourceOfRun } from './export.js';
+import { writeDataset } from './dataset/write.js';
+import { evaluate, loadDataset, readPredictions, type Prediction } from './evaluate.js';
+import { preparedWorkspace } from './setup.js';
 import { issues } from './issues.js';
 import { mutate } from './mutate.js';
 import { RepoProfile, resolveTarget, slugOf } from './profile.js';
@@ -23,12 +27,16 @@ export const STAGES: ReadonlyArray<{ name: StageName; run: (ctx: StageContext) =
   { name: 'export', run: exportDataset },
 ];
 
-export interface OpenRunOptions {
-  target: string;
+/** Where a run lives and how it runs, as the CLI reads them from flags and the config file. */
+export interface RunSettings {
   runsDir: string;
   runDir?: string;
   fresh: boolean;
   options: Omit<RunOptions, 'dataset'> & { dataset?: string };
+}
+
+export interface OpenRunOptions extends RunSettings {
+  target: string;
   log: Logger;
 }
 
@@ -39,6 +47,66 @@ export async function openRun({ target, runsDir, runDir, fresh, options, log }: 
   if (fresh && existsSync(dir)) await rm(dir, { recursive: true, force: true });
   const store = new RunStore(join(dir, 'run.db'));
   return { store, profile, location, runDir: dir, options: { ...options, dataset: options.dataset ?? slugOf(profile) }, log };
+}
+
+/** One dataset version from the finished runs of several repositories, self-checked like any export. */
+export async function exportFromRuns(targets: readonly string[], settings: RunSettings, log: Logger) {
+  if (settings.runDir) throw new UserError('--run-dir names one run; a dataset of several runs finds each under the runs folder');
+  if (!settings.options.dataset) throw new UserError('a dataset of several runs needs a name', 'pass --dataset <name>');
+  const runs: StageContext[] = [];
+  try {
+    for (const target of targets) {
+      const ctx = await openRun({ target, ...settings, fresh: false, log });
+      runs.push(ctx);
+      requireEarlierStages(ctx, 'export', target);
+    }
+    const { options } = runs[0]!;
+    return await writeDataset(runs.map(sourceOfRun), { outDir: options.outDir, dataset: options.dataset, version: options.datasetVersion, split: options.split, testShare: options.testShare, selfCheck: selfCheckOf(runs) });
+  } finally {
+    for (const run of runs) run.store.close();
+  }
+}
+
+/**
+ * Grades predictions on a dataset. Each repository is prepared once from its profile (code at
+ * the commit, installed) under `workDir` and reused by later evaluations of the same commit.
+ */
+export async function evaluateDataset(flags: { dataset: string; predictions?: string; instance?: string; patchFile?: string; concurrency?: number; workDir: string }, log: Logger) {
+  const { instances, repos, profileOf } = loadDataset(flags.dataset);
+  let predictions: Prediction[];
+  let graded = instances;
+  if (flags.instance) {
+    if (!flags.patchFile) throw new UserError('--instance needs --patch-file', 'pass the patch to grade');
+    graded = instances.filter((instance) => instance.instance_id === flags.instance);
+    if (graded.length === 0) throw new UserError(`the dataset has no instance ${flags.instance}`);
+    predictions = [{ instance_id: flags.instance, model_name_or_path: 'patch-file', model_patch: readFileSync(flags.patchFile, 'utf8') }];
+  } else if (flags.predictions) {
+    predictions = readPredictions(flags.predictions);
+  } else {
+    throw new UserError('nothing to grade', 'pass --predictions <file>, or --instance <id> with --patch-file <file>');
+  }
+  const prepared = new Map<string, Promise<string>>();
+  const workspaceOf = (name: string): Promise<string> => {
+    if (!prepared.has(name)) {
+      const repo = repos.find((each) => each.name === name)!;
+      const workspace = resolve(flags.workDir, repo.name.replace('/', '__'), repo.commit.slice(0, 12));
+      const ready = existsSync(join(workspace, '.swesynth-ready'))
+        ? Promise.resolve(workspace)
+        : preparedWorkspace({ location: repo.profile.url, profile: repo.profile, log }, workspace).then(async (commit) => {
+            if (commit !== repo.commit) throw new UserError(`${repo.name} at ${repo.profile.url} gives commit ${commit}, not the dataset's ${repo.commit}`, 'point the profile url in the manifest at the repository the dataset was made from');
+            await writeFile(join(workspace, '.swesynth-ready'), repo.commit);
+            return workspace;
+          });
+      prepared.set(name, ready);
+    }
+    return prepared.get(name)!;
+  };
+  const workDir = await mkdtemp(join(tmpdir(), 'swesynth-eval-'));
+  try {
+    return await evaluate(graded, predictions, { workspaceOf, profileOf, workDir, concurrency: flags.concurrency });
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
 }
 
 /** The repositories to build images for: one target, or every repository a dataset's manifest names. */

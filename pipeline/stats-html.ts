@@ -41,10 +41,10 @@ function chart(rows: readonly FunnelRow[]): string {
 }
 
 function table(rows: readonly FunnelRow[], total: FunnelRow, first: string): string {
-  const head = [first, 'proposed', 'parse-valid', 'type-valid', 'validated', 'killed', 'timed out', 'survived', 'kept', 'tasks', 'yield', '95% CI'];
+  const head = [first, 'proposed', 'parse-valid', 'type-valid', 'validated', 'killed', 'timed out', 'survived', 'kept', 'tasks', 'leaky', 'yield', '95% CI'];
   const cells = (row: FunnelRow) => [
     escape(row.operator), row.proposed, row.parseValid, row.typeChecked === 0 ? '—' : `${row.typeValid}/${row.typeChecked}`, row.validated, row.killed,
-    row.timedOut, row.survived, row.kept, row.tasks, row.validated === 0 ? '—' : percent(row.yield), row.validated === 0 ? '—' : `${percent(row.low)} – ${percent(row.high)}`,
+    row.timedOut, row.survived, row.kept, row.tasks, row.rejected, row.validated === 0 ? '—' : percent(row.yield), row.validated === 0 ? '—' : `${percent(row.low)} – ${percent(row.high)}`,
   ];
   const line = (values: Array<string | number>, tag = 'td') => `<tr>${values.map((value) => `<${tag}>${value}</${tag}>`).join('')}</tr>`;
   return `<table><thead>${line(head, 'th')}</thead><tbody>${rows.map((row) => line(cells(row))).join('')}</tbody><tfoot>${line(cells({ ...total, operator: 'all' }))}</tfoot></table>`;
@@ -71,7 +71,7 @@ ${chart(stats.overall.operators)}
 ${table(stats.overall.operators, total, 'operator')}
 <h2>By repository</h2>
 ${table(stats.repos.map((repo) => ({ ...repo.total, operator: repo.repo })), total, 'repository')}
-<p>Yield is kept ÷ validated. Killed: a stable test failed. Type-valid: of the sampled mutants in TypeScript files, those the compiler accepted (rejected ones never reach validation).</p>
+<p>Yield is kept ÷ validated. Killed: a stable test failed. Leaky: kept, but the problem statement would have shown the fix or a test, so it was rejected. Type-valid: of the sampled mutants in TypeScript files, those the compiler accepted (rejected ones never reach validation).</p>
 </body></html>
 `;
 }

@@ -18,8 +18,9 @@ export interface FunnelRow {
   timedOut: number;
   survived: number;
   kept: number;
-  /** Kept candidates with a problem statement that passed the leak check. */
+  /** Kept candidates with a problem statement that passed the leak check, and those whose statement it rejected. */
   tasks: number;
+  rejected: number;
   /** kept / validated, with its 95% Wilson score interval. */
   yield: number;
   low: number;
@@ -50,7 +51,7 @@ export function wilson(k: number, n: number, z = 1.959964): [number, number] {
 }
 
 type Counts = Omit<FunnelRow, 'operator' | 'family' | 'yield' | 'low' | 'high'>;
-const ZERO: Counts = { proposed: 0, parseValid: 0, typeChecked: 0, typeValid: 0, validated: 0, killed: 0, timedOut: 0, survived: 0, kept: 0, tasks: 0 };
+const ZERO: Counts = { proposed: 0, parseValid: 0, typeChecked: 0, typeValid: 0, validated: 0, killed: 0, timedOut: 0, survived: 0, kept: 0, tasks: 0, rejected: 0 };
 
 function row(operator: string, family: string, counts: Counts): FunnelRow {
   const [low, high] = wilson(counts.kept, counts.validated);
@@ -75,7 +76,7 @@ export function statsOf(store: RunStore): RepoStats {
   const environment = store.getMeta('environment', Environment);
   const funnel = store.getMeta('funnel', z.array(OperatorFunnel)) ?? [];
   const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict.status]));
-  const written = new Set(store.issues().filter((issue) => issue.status === 'written').map((issue) => issue.candidateId));
+  const statements = new Map(store.issues().map((issue) => [issue.candidateId, issue.status]));
   const counts = new Map<string, Counts & { family: string }>();
   for (const step of funnel) {
     counts.set(step.operator, { ...ZERO, family: step.family, proposed: step.sites, parseValid: step.parseValid, typeChecked: step.typeChecked, typeValid: step.typeValid });
@@ -91,7 +92,8 @@ export function statsOf(store: RunStore): RepoStats {
     if (status === 'timeout') entry.timedOut++;
     if (status === 'survived') entry.survived++;
     if (status === 'kept') entry.kept++;
-    if (status === 'kept' && written.has(candidate.id)) entry.tasks++;
+    if (status === 'kept' && statements.get(candidate.id) === 'written') entry.tasks++;
+    if (status === 'kept' && statements.get(candidate.id) === 'rejected') entry.rejected++;
   }
   const operators = [...counts].map(([operator, { family, ...figures }]) => row(operator, family, figures));
   return { repo: environment?.repo ?? store.path, operators, total: row('all', 'all', sum(operators)) };
@@ -116,6 +118,7 @@ const COLUMNS: Array<[string, (each: FunnelRow) => string]> = [
   ['survived', (each) => String(each.survived)],
   ['kept', (each) => String(each.kept)],
   ['tasks', (each) => String(each.tasks)],
+  ['leaky', (each) => String(each.rejected)],
   ['yield [95% CI]', interval],
 ];
 

@@ -21,5 +21,6 @@ export function copyFixture(name: string): string {
 
 /** Runs the built CLI; never throws on a non-zero exit. */
 export function swesynth(args: string[], options: { cwd?: string } = {}) {
-  return execa(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, reject: false, env: { NO_COLOR: '1' } });
+  // The templates write the statements: a language model the environment names would make tests depend on it.
+  return execa(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, reject: false, env: { NO_COLOR: '1', SWESYNTH_LLM_URL: '' } });
 }

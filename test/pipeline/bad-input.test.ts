@@ -67,20 +67,23 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const result = await swesynth(['run', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warning: mutate: skipping src\/broken\.js: it does not parse \(Unexpected keyword 'return'. \(3:2\)\)/);
-    const instances = readFileSync(join(out, 'tiny', 'v1', 'instances.jsonl'), 'utf8').trim().split('\n');
+    const instances = readFileSync(join(out, 'tiny', '1.0.0', 'instances.jsonl'), 'utf8').trim().split('\n');
     expect(instances.length).toBeGreaterThan(0);
     for (const line of instances) expect(JSON.parse(line).mutation.file).toBe('src/calc.js');
 
     const before = listing(out);
-    const manifest = readFileSync(join(out, 'tiny', 'v1', 'manifest.json'), 'utf8');
-    const again = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny', '--dataset-version', 'v1']);
+    const manifest = readFileSync(join(out, 'tiny', '1.0.0', 'manifest.json'), 'utf8');
+    const again = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny', '--dataset-version', '1.0.0']);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain('already exists, and a written version is never changed');
     expect(listing(out)).toEqual(before);
-    expect(readFileSync(join(out, 'tiny', 'v1', 'manifest.json'), 'utf8')).toBe(manifest);
+    expect(readFileSync(join(out, 'tiny', '1.0.0', 'manifest.json'), 'utf8')).toBe(manifest);
 
     const next = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny']);
     expect(next.exitCode, next.stderr).toBe(0);
-    expect(next.stdout.trim()).toBe(join(out, 'tiny', 'v2'));
+    expect(next.stdout.trim()).toBe(join(out, 'tiny', '1.1.0'));
+    const notSemver = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny', '--dataset-version', 'v3']);
+    expect(notSemver.exitCode).toBe(1);
+    expect(notSemver.stderr).toContain('dataset version "v3" is not a semantic version');
   });
 });

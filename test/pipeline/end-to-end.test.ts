@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { RunStore } from '../../pipeline/store.js';
-import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
+import { CLI, EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 
 interface Instance {
   instance_id: string;
@@ -29,13 +29,14 @@ let cleanTests: Set<string>;
 let runDir: string;
 
 async function apply(dir: string, patch: string): Promise<void> {
-  writeFileSync(join(dir, 'change.patch'), patch);
-  const result = await execa('git', ['apply', 'change.patch'], { cwd: dir, reject: false });
+  const file = join(tempDir('patch'), 'change.patch');
+  writeFileSync(file, patch);
+  const result = await execa('git', ['apply', file], { cwd: dir, reject: false });
   if (result.exitCode !== 0) throw new Error(`patch does not apply: ${result.stderr}`);
 }
 
 async function passingTests(dir: string): Promise<Set<string>> {
-  const files = ['test/cart.test.js', 'test/collections.test.js', 'test/math.test.js', 'test/strings.test.js'];
+  const files = readdirSync(join(example, 'test')).filter((name) => name.endsWith('.test.js')).map((name) => `test/${name}`);
   const run = await runTests(LocalSandbox.at(dir), nodeTest, { testFiles: files, args: [], timeoutMs: 60_000 });
   if (run.kind !== 'results') throw new Error(`test run ended with ${run.kind}`);
   return new Set(run.results.filter((result) => result.status === 'pass').map((result) => result.id));
@@ -144,15 +145,79 @@ describe('the whole pipeline on the bundled example', () => {
     }
   });
 
-  it('writes a manifest with counts, yield per operator and the hash of every file', () => {
+  it('writes a manifest with counts, yield per operator, the self-check and the hash of every file', () => {
     const exported = summary.stages.find((stage) => stage.stage === 'export')!;
     const manifest = JSON.parse(readFileSync(join(exported.path as string, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ generator: { name: 'swesynth' }, seed: 3, counts: { candidates: 43, instances: instances.length }, repos: [{ name: 'swesynth/example' }] });
-    expect(Object.keys(manifest.yield.byOperator).length).toBeGreaterThanOrEqual(5);
+    expect(manifest).toMatchObject({
+      generator: { name: 'swesynth' },
+      version: '1.0.0',
+      repos: [{ name: 'swesynth/example', settings: { seed: 3 }, counts: { candidates: 43, instances: instances.length } }],
+      self_check: { gold: { resolved: instances.length, total: instances.length }, empty: { resolved: 0 }, bug: { resolved: 0 } },
+    });
+    expect(manifest.yield.length).toBeGreaterThanOrEqual(5);
     for (const [name, { sha256 }] of Object.entries(manifest.files as Record<string, { sha256: string }>)) {
       const text = readFileSync(join(exported.path as string, name));
       expect(sha256).toBe(createHash('sha256').update(text).digest('hex'));
     }
+  });
+
+  it('writes splits, fine-tuning rows and a dataset card with front matter', () => {
+    const dir = summary.stages.find((stage) => stage.stage === 'export')!.path as string;
+    const read = (name: string) => readFileSync(join(dir, name), 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const train = read('data/train.jsonl');
+    const test = read('data/test.jsonl');
+    expect([...train, ...test].map((row) => row.instance_id).sort()).toEqual(instances.map((instance) => instance.instance_id).sort());
+    expect(test.length).toBeGreaterThan(0);
+    const rows = read('finetune/train.jsonl');
+    expect(rows).toHaveLength(train.length);
+    for (const [i, row] of rows.entries()) {
+      expect(row.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant']);
+      expect(row.messages[1].content).toContain(train[i].problem_statement);
+      expect(row.messages[2].content).toBe(train[i].patch);
+    }
+    const card = readFileSync(join(dir, 'README.md'), 'utf8');
+    expect(card).toMatch(/^---\n[\s\S]*configs:\n[\s\S]*path: data\/train\.jsonl[\s\S]*\n---\n/);
+  });
+
+  it('verifies a dataset against its manifest and finds a changed file', async () => {
+    const dir = summary.stages.find((stage) => stage.stage === 'export')!.path as string;
+    const verified = await swesynth(['dataset', 'verify', dir]);
+    expect(verified.exitCode, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain('every file matches the manifest');
+    const copy = join(tempDir('tampered'), 'dataset');
+    cpSync(dir, copy, { recursive: true });
+    writeFileSync(join(copy, 'data', 'test.jsonl'), `${readFileSync(join(copy, 'data', 'test.jsonl'), 'utf8')}\n`);
+    const tampered = await swesynth(['dataset', 'verify', copy, '--json']);
+    expect(tampered.exitCode).toBe(1);
+    expect(JSON.parse(tampered.stdout).problems).toEqual(['data/test.jsonl does not match its sha256 in the manifest']);
+  });
+
+  it('exports a new version on request and tells what changed between versions', async () => {
+    const first = summary.stages.find((stage) => stage.stage === 'export')!.path as string;
+    const again = await swesynth(['export', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout.trim()).toBe(join(out, 'swesynth__example', '1.1.0'));
+    const difference = await swesynth(['dataset', 'diff', first, again.stdout.trim(), '--json']);
+    expect(difference.exitCode, difference.stderr).toBe(0);
+    expect(JSON.parse(difference.stdout)).toEqual({ added: [], removed: [], changed: [] });
+  });
+
+  it('gives harness tasks whose setup.sh makes a one-commit tree without the hidden tests, graded by check.sh', async () => {
+    const dir = summary.stages.find((stage) => stage.stage === 'export')!.path as string;
+    const instance = instances[0]!;
+    const task = join(dir, 'tasks', instance.instance_id);
+    const workspace = join(tempDir('task'), 'workspace');
+    const setup = await execa('sh', [join(task, 'setup.sh'), workspace], { reject: false });
+    expect(setup.exitCode, setup.stderr).toBe(0);
+    expect((await execa('git', ['rev-list', '--count', 'HEAD'], { cwd: workspace })).stdout).toBe('1');
+    const hidden = [...new Set((JSON.parse(instance.FAIL_TO_PASS) as string[]).map((id) => id.split('::')[0]!))];
+    for (const file of hidden) expect(existsSync(join(workspace, file)), file).toBe(false);
+    const env = { ...process.env, SWESYNTH: `${process.execPath} ${CLI}` };
+    const unresolved = await execa('sh', [join(task, 'check.sh'), workspace], { reject: false, env });
+    expect(unresolved.exitCode, unresolved.stdout + unresolved.stderr).not.toBe(0);
+    await apply(workspace, readFileSync(join(dir, 'oracle', instance.instance_id, 'fix.patch'), 'utf8'));
+    const resolved = await execa('sh', [join(task, 'check.sh'), workspace], { reject: false, env });
+    expect(resolved.exitCode, resolved.stdout + resolved.stderr).toBe(0);
   });
 
   it('makes the same candidates from the same seed', async () => {

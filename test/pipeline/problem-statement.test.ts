@@ -1,6 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeStatement } from '../../pipeline/problem-statement.js';
+import { packageOf } from '../../pipeline/issues.js';
+import { informativeness, primaryFailure, STATEMENT_STYLES, styleFor, writeStatement, type StatementInput, type StatementStyle } from '../../pipeline/problem-statement.js';
 import type { FailedTest } from '../../pipeline/records.js';
+import { tempDir } from '../helpers.js';
 
 const TEST_FILE = `import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +18,9 @@ describe('clamp', () => {
   });
   it('rejects an empty range with a clear error', () => {
     clamp(1, 5, 0);
+  });
+  it('refuses an inverted range', () => {
+    assert.throws(() => clamp(1, 5, 0), RangeError);
   });
 });
 `;
@@ -29,25 +36,42 @@ function failed(line: number, failure: Partial<FailedTest['failure']> & { messag
   };
 }
 
-const read = (file: string) => (file === 'test/math.test.js' ? TEST_FILE : undefined);
+const wrongValue = failed(9, { message: 'Expected values to be strictly equal', name: 'AssertionError', expected: '10', actual: '0', operator: 'strictEqual' });
+const thrown = failed(12, { message: 'empty range', name: 'RangeError' }, 'rejects an empty range with a clear error');
+const notThrown = failed(15, { message: 'Missing expected exception (RangeError).', name: 'AssertionError', expected: 'undefined', actual: 'undefined', operator: 'throws' }, 'refuses an inverted range');
+/** A test that never reported: its file crashed, and the crash's error stands in for it. */
+const crashed: FailedTest = { ...failed(0, { message: 'Cannot find module' }), status: 'missing', failure: { message: 'Cannot find module', name: 'Error' } };
+
+function input(failedTests: FailedTest[], overrides: Partial<StatementInput> = {}): StatementInput {
+  return {
+    failed: failedTests,
+    readTest: (file) => (file === 'test/math.test.js' ? TEST_FILE : undefined),
+    forbidden: [],
+    packageName: 'mathlib',
+    entryPoints: ['dist/index.js'],
+    packageVersion: '2.1.0',
+    nodeVersion: '20.11.1',
+    style: 'terse',
+    ...overrides,
+  };
+}
+
+const bodyOf = (statement: ReturnType<typeof writeStatement>): string => ('body' in statement ? statement.body : statement.rejected);
 
 describe('problem statements', () => {
-  it('say what the call returned against what was expected, with a repro from the test body and its fixtures', () => {
-    const statement = writeStatement({
-      failed: [failed(9, { message: 'Expected values to be strictly equal', name: 'AssertionError', expected: '10', actual: '0', operator: 'strictEqual' })],
-      readTest: read,
-      forbidden: [],
-    });
-    expect(statement).toEqual({
+  it('say what the public call returned against what was expected, with a repro that imports the package by name', () => {
+    expect(writeStatement(input([wrongValue]))).toEqual({
       title: '`clamp(15, low, high)` returns `0` instead of `10`',
       body: [
-        '`clamp(15, low, high)` returns `0` instead of `10`.',
+        '`clamp(15, low, high)` returns `0` instead of `10`',
         '',
-        'To reproduce:',
+        'Expected `10`, got `0`.',
+        '',
+        'Repro with mathlib@2.1.0:',
         '',
         '```js',
         "import assert from 'node:assert/strict';",
-        "import { clamp } from './src/math.js';",
+        "import { clamp } from 'mathlib/src/math';",
         '',
         'const limits = [0, 10];',
         '',
@@ -55,41 +79,185 @@ describe('problem statements', () => {
         'assert.equal(clamp(15, low, high), 10);',
         '```',
         '',
-        'Expected: `10`',
-        '',
-        'Actual: `0`',
-        '',
       ].join('\n'),
     });
   });
 
   it('show a value that spans lines in a block of its own', () => {
-    const statement = writeStatement({
-      failed: [failed(9, { message: 'x', name: 'AssertionError', expected: 'Array [\n  10,\n]', actual: '0' })],
-      readTest: read,
-      forbidden: [],
-    });
-    expect('body' in statement && statement.body).toContain('Expected:\n\n```\nArray [\n  10,\n]\n```\n\nActual: `0`');
+    const statement = writeStatement(input([failed(9, { message: 'x', name: 'AssertionError', expected: 'Array [\n  10,\n]', actual: '0' })]));
+    expect(bodyOf(statement)).toContain('Expected:\n\n```\nArray [\n  10,\n]\n```\n\nGot `0`.');
+    expect(statement).toHaveProperty('title', '`clamp(15, low, high)` returns a wrong value');
   });
 
   it('name the call that threw and the error', () => {
-    const statement = writeStatement({ failed: [failed(12, { message: 'empty range', name: 'RangeError' }, 'rejects an empty range with a clear error')], readTest: read, forbidden: [] });
-    expect(statement).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
-  });
-
-  it('are rejected when they would reveal a forbidden text (a test title, a test file, a changed line), in any case', () => {
-    const failure = failed(9, { message: 'x', name: 'AssertionError', expected: '10', actual: '0' });
-    const forbidden = ['returns the upper bound for values above it', 'test/math.test.js', 'math.test.js'];
-    expect(writeStatement({ failed: [failure], readTest: read, forbidden })).toHaveProperty('title');
-    for (const secret of ['  const [low, high] = limits;', 'CLAMP(15, LOW, HIGH)']) {
-      expect(writeStatement({ failed: [failure], readTest: read, forbidden: [...forbidden, secret] })).toEqual({ rejected: `the statement would reveal "${secret.trim()}"` });
-    }
+    expect(writeStatement(input([thrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
   });
 
   it('are rejected when no failing test said what went wrong', () => {
-    expect(writeStatement({ failed: [{ ...failed(9, { message: 'x' }), failure: undefined }], readTest: read, forbidden: [] })).toEqual({
-      rejected: 'no failing test reported any failure details',
-    });
+    expect(writeStatement(input([{ ...wrongValue, failure: undefined }]))).toEqual({ rejected: 'no failing test reported any failure details' });
+  });
+});
+
+describe('the failure a statement is written from', () => {
+  it('ranks compared values over a thrown error, over another failed check, over a crash, over no details', () => {
+    const ranks = [wrongValue, thrown, notThrown, crashed, { ...wrongValue, failure: undefined }].map(informativeness);
+    expect(ranks).toEqual([...ranks].sort((a, b) => b - a));
+    expect(new Set(ranks).size).toBe(ranks.length);
+    expect(ranks.at(-1)).toBe(0);
+  });
+
+  it('is the most informative one, wherever the runner reported it', () => {
+    expect(primaryFailure([crashed, notThrown, thrown, wrongValue])).toBe(wrongValue);
+    expect(primaryFailure([crashed, notThrown, thrown])).toBe(thrown);
+    expect(writeStatement(input([crashed, notThrown, thrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
+  });
+
+  it('prefers one with a location among failures of a kind, else the first reported', () => {
+    const unlocated = { ...thrown, failure: { ...thrown.failure!, location: undefined } };
+    expect(primaryFailure([unlocated, thrown])).toBe(thrown);
+    const second = { ...thrown, testId: 'another' };
+    expect(primaryFailure([thrown, second])).toBe(thrown);
+  });
+
+  it('speaks of a missing exception by the class the code should have thrown', () => {
+    expect(writeStatement(input([notThrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` does not throw RangeError' });
+  });
+
+  it('falls back to the package for a crash without a repro', () => {
+    const statement = writeStatement(input([crashed]));
+    expect(statement).toMatchObject({ title: '`mathlib` throws Error: Cannot find module' });
+    expect(bodyOf(statement)).not.toContain('```js');
+  });
+});
+
+describe('repro imports', () => {
+  const withImport = (from: string) => `import assert from 'node:assert/strict';
+import { parse } from '${from}';
+
+test('parses', () => {
+  assert.equal(parse('1'), 1);
+});
+`;
+  const statementFor = (text: string, entryPoints: string[], file = 'test/parse.test.js') =>
+    bodyOf(
+      writeStatement(
+        input([{ ...failed(5, { message: 'x', expected: '1', actual: '2' }), file }], { readTest: () => text, entryPoints, packageName: '@acme/parser' }),
+      ),
+    );
+
+  it('import the entry file by the package name, whether the test imports its source or the manifest names the build', () => {
+    expect(statementFor(withImport('../src/index.ts'), ['dist/index.js'])).toContain("import { parse } from '@acme/parser';");
+    expect(statementFor(withImport('../lib/parser.js'), ['lib/parser.js'])).toContain("import { parse } from '@acme/parser';");
+    expect(statementFor(withImport('..'), ['index.js'])).toContain("import { parse } from '@acme/parser';");
+    expect(statementFor(withImport('./index'), ['src/index.mjs'], 'src/parse.test.ts')).toContain("import { parse } from '@acme/parser';");
+  });
+
+  it('import any other file by its path under the package name, and leave packages alone', () => {
+    expect(statementFor(withImport('../src/parse.js'), ['dist/index.js'])).toContain("import { parse } from '@acme/parser/src/parse';");
+    expect(statementFor(withImport('../src/util/index.js'), ['dist/index.js'])).toContain("import { parse } from '@acme/parser/src/util';");
+    expect(statementFor(withImport('other-package'), ['dist/index.js'])).toContain("import { parse } from 'other-package';");
+  });
+
+  it('rename CommonJS requires in the fixtures, destructured ones too', () => {
+    const text = `const test = require('tape');
+const qs = require('../');
+const { format } = require("../lib/format");
+
+test('parse()', (t) => {
+  t.deepEqual(qs.parse(format('0=foo')), { 0: 'foo' });
+});
+`;
+    const statement = writeStatement(
+      input([{ ...failed(6, { message: 'x', expected: "{ '0': 'foo' }", actual: '{}' }), file: 'test/parse.js' }], { readTest: () => text, packageName: 'qs', entryPoints: ['lib/index.js'] }),
+    );
+    expect(bodyOf(statement)).toContain(`const qs = require('qs');\nconst { format } = require("qs/lib/format");`);
+    expect(bodyOf(statement)).not.toContain("require('tape')");
+  });
+});
+
+describe('titles', () => {
+  const statementFor = (body: string, line: number, failure: Partial<FailedTest['failure']> & { message: string }, style: StatementStyle = 'terse') => {
+    const text = `import assert from 'node:assert/strict';
+import { ShoppingCart, chunk, load } from '../src/index.js';
+
+it('does the thing the test is named for', async () => {
+${body}
+});
+`;
+    return writeStatement(input([{ ...failed(line, failure), titlePath: ['does the thing the test is named for'] }], { readTest: () => text, entryPoints: ['src/index.js'], style }));
+  };
+
+  it('name a method by its class, not by the variable the test holds it in', () => {
+    const statement = statementFor("  const cart = new ShoppingCart();\n  cart.add('a', 75.5);\n  assert.equal(cart.total(), 85);", 7, { message: 'x', expected: '85', actual: '115' });
+    expect(statement).toMatchObject({ title: '`ShoppingCart.total()` returns `115` instead of `85`' });
+    expect(bodyOf(statement)).toContain("import { ShoppingCart } from 'mathlib';");
+  });
+
+  it('name the call a checked value came from', () => {
+    const statement = statementFor('  const result = chunk([1, 2, 3], 2);\n  assert.equal(result.length, 2);', 6, { message: 'x', expected: '2', actual: '1' });
+    expect(statement).toMatchObject({ title: 'After `chunk([1, 2, 3], 2)`, `result.length` is `1` instead of `2`' });
+  });
+
+  it('say an awaited call resolves to its value', () => {
+    const statement = statementFor("  assert.deepEqual(await load('a.conf'), { x: 1 });", 5, { message: 'x', expected: '{ x: 1 }', actual: 'null' });
+    expect(statement).toMatchObject({ title: "`load('a.conf')` resolves to `null` instead of `{ x: 1 }`" });
+  });
+
+  it("name a checked part of a call's result by the call", () => {
+    const statement = statementFor('  assert.equal(chunk([], 1).length, 0);', 5, { message: 'x', expected: '0', actual: '1' });
+    expect(statement).toMatchObject({ title: '`chunk([], 1).length` is `1` instead of `0`' });
+  });
+
+  it('drop long arguments and keep the function name', () => {
+    const long = 'chunk([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18], 4)';
+    expect(statementFor(`  assert.equal(${long}, 5);`, 5, { message: 'x', expected: '5', actual: '4' })).toMatchObject({ title: '`chunk` returns `4` instead of `5`' });
+    expect(statementFor(`  assert.equal(${long}.length, 5);`, 5, { message: 'x', expected: '5', actual: '4' })).toMatchObject({ title: '`chunk(…).length` is `4` instead of `5`' });
+  });
+
+  it('never name the test or speak of tests, in any style', () => {
+    for (const style of STATEMENT_STYLES) {
+      const statement = statementFor('  const result = chunk([], 1);\n  assert.deepEqual(result, []);', 6, { message: 'x', expected: '[]', actual: '[ [] ]' }, style);
+      expect(statement).toMatchObject({ title: '`chunk([], 1)` returns `[ [] ]` instead of `[]`' });
+      expect(JSON.stringify(statement)).not.toMatch(/\btests?\b|named for/i);
+    }
+  });
+});
+
+describe('styles', () => {
+  it('write three different bodies from one failure, each with the title first and the repro', () => {
+    const bodies = STATEMENT_STYLES.map((style) => bodyOf(writeStatement(input([wrongValue], { style }))));
+    expect(new Set(bodies).size).toBe(3);
+    for (const body of bodies) {
+      expect(body.startsWith('`clamp(15, low, high)` returns `0` instead of `10`\n\n')).toBe(true);
+      expect(body).toContain("```js\nimport assert from 'node:assert/strict';\nimport { clamp } from 'mathlib/src/math';");
+    }
+    const [, detailed, story] = bodies;
+    expect(detailed).toMatch(/### What I did[\s\S]*### Expected\n\n`10`\n\n### Actual\n\n`0`\n\n### Reproduction[\s\S]*### Environment\n\n- mathlib 2.1.0\n- Node.js 20.11.1\n$/);
+    expect(story).toContain("I'm using mathlib 2.1.0 in a project, and when I call `clamp(15, low, high)`, I get `0` instead of `10`.");
+  });
+
+  it('are chosen from the candidate id: the same every time, and all of them across candidates', () => {
+    expect(styleFor('3075f0847b55')).toBe(styleFor('3075f0847b55'));
+    const styles = new Set(Array.from({ length: 30 }, (_, index) => styleFor(`candidate-${index}`)));
+    expect([...styles].sort()).toEqual([...STATEMENT_STYLES].sort());
+  });
+});
+
+describe('the leak check', () => {
+  const forbidden = ['returns the upper bound for values above it', 'test/math.test.js', 'math.test.js'];
+
+  it('lets a statement through that shows none of the forbidden texts', () => {
+    expect(writeStatement(input([wrongValue], { forbidden }))).toHaveProperty('title');
+  });
+
+  it('rejects a statement showing a forbidden text in any case, spacing or quoting, with or without a trailing semicolon', () => {
+    for (const secret of ['  const [low, high] = limits;', 'const [ low,high ]=limits', 'CLAMP(15, LOW,\n    HIGH)', 'assert.equal(clamp(15, low, high), 10),', "import assert from \"node:assert/strict\""]) {
+      expect(writeStatement(input([wrongValue], { forbidden: [...forbidden, secret] }))).toEqual({ rejected: `the statement would reveal "${secret.trim()}"` });
+    }
+  });
+
+  it('ignores forbidden texts too short to give anything away', () => {
+    expect(writeStatement(input([wrongValue], { forbidden: ['low', '  limits  ', '} else {'] }))).toHaveProperty('title');
   });
 });
 
@@ -105,7 +273,7 @@ test('parse()', function (t) {
   });
 });
 `;
-    const failed: FailedTest = {
+    const tapeFailure: FailedTest = {
       candidateId: 'c2',
       testId: 'test/parse.js::parse() > parses a simple string',
       file: 'test/parse.js',
@@ -113,9 +281,9 @@ test('parse()', function (t) {
       status: 'fail',
       failure: { message: 'a numeric key', expected: "{ '0': 'foo' }", actual: '{}', location: { file: 'test/parse.js', line: 6, column: 8 } },
     };
-    const statement = writeStatement({ failed: [failed], readTest: () => text, forbidden: ['parses a simple string', 'test/parse.js'] });
+    const statement = writeStatement(input([tapeFailure], { readTest: () => text, forbidden: ['parses a simple string', 'test/parse.js'], packageName: 'qs', entryPoints: ['lib/index.js'] }));
     expect(statement).toMatchObject({ title: "`qs.parse('0=foo')` returns `{}` instead of `{ '0': 'foo' }`" });
-    expect('body' in statement && statement.body).toContain("st.deepEqual(qs.parse('0=foo'), { 0: 'foo' }, 'a numeric key');");
+    expect(bodyOf(statement)).toContain("var qs = require('qs');\n\nst.deepEqual(qs.parse('0=foo'), { 0: 'foo' }, 'a numeric key');");
   });
 
   it('take the subject of expect(...)', () => {
@@ -126,7 +294,7 @@ test('converts hours', () => {
   expect(ms('1h')).toBe(3600000);
 });
 `;
-    const failed: FailedTest = {
+    const jestFailure: FailedTest = {
       candidateId: 'c3',
       testId: 'src/index.test.ts::converts hours',
       file: 'src/index.test.ts',
@@ -135,9 +303,32 @@ test('converts hours', () => {
       // jest names its assertion errors plain Error.
       failure: { name: 'Error', message: 'expect(received).toBe(expected) // Object.is equality', expected: '3600000', actual: '60000', location: { file: 'src/index.test.ts', line: 5, column: 20 } },
     };
-    const statement = writeStatement({ failed: [failed], readTest: () => text, forbidden: [] });
+    const statement = writeStatement(input([jestFailure], { readTest: () => text, packageName: 'ms', entryPoints: ['dist/index.cjs'] }));
     expect(statement).toMatchObject({ title: "`ms('1h')` returns `60000` instead of `3600000`" });
-    expect('body' in statement && statement.body).toContain("import { ms } from './src/index';");
-    expect('body' in statement && statement.body).not.toContain("from 'vitest'");
+    expect(bodyOf(statement)).toContain("import { ms } from 'ms';");
+    expect(bodyOf(statement)).not.toContain("from 'vitest'");
+  });
+});
+
+describe('the package a repro imports', () => {
+  function workspaceWith(manifest: object | null): string {
+    const dir = join(tempDir('package'), 'repo');
+    mkdirSync(dir, { recursive: true });
+    if (manifest) writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
+    return dir;
+  }
+
+  it('is named by package.json, with its entry files from main, module and the "." export', () => {
+    const dir = workspaceWith({ name: '@acme/widgets', main: './dist/index.cjs', module: 'dist/index.mjs', exports: { '.': { import: './dist/index.mjs', require: ['./dist/index.cjs'] }, './extra': './dist/extra.js' } });
+    expect(packageOf(dir, 'acme/widgets', '3.0.0')).toEqual({
+      name: '@acme/widgets',
+      version: '3.0.0',
+      entryPoints: ['./dist/index.cjs', 'dist/index.mjs', './dist/index.mjs', './dist/index.cjs'],
+    });
+    expect(packageOf(workspaceWith({ name: 'x', exports: { default: './main.js' } }), 'a/x', '1.0.0').entryPoints).toEqual(['./main.js']);
+  });
+
+  it("falls back to the repository's name and Node's default entry", () => {
+    expect(packageOf(workspaceWith(null), 'acme/widgets', '0.0.0')).toEqual({ name: 'widgets', version: '0.0.0', entryPoints: ['index.js'] });
   });
 });

@@ -1,0 +1,82 @@
+import type { DatasetRepo, Instance } from './instance.js';
+import { testIdsOf } from './instance.js';
+import { hiddenTestFiles } from '../task-tree.js';
+
+/** A file of the task's repository as the agent finds it: with the bug in. */
+export interface ContextFile {
+  path: string;
+  text: string;
+}
+
+const SYSTEM_PROMPT = 'You are a software engineer. You are given a bug report for a JavaScript or TypeScript repository and the files it concerns. Reply with a unified diff (git format) that fixes the bug; change no test.';
+
+function userPrompt(instance: Instance, context: readonly ContextFile[]): string {
+  const files = context.map((file) => `--- ${file.path}\n\`\`\`\n${file.text}\`\`\``).join('\n\n');
+  return `Repository: ${instance.repo} (version ${instance.version})\n\nIssue: ${instance.title}\n\n${instance.problem_statement}\n\nFiles:\n\n${files}`;
+}
+
+/** A chat-format training row, as TRL's SFTTrainer and Axolotl's chat_template datasets read it. */
+export function finetuneRow(instance: Instance, context: readonly ContextFile[]): { messages: Array<{ role: string; content: string }> } {
+  return {
+    messages: [
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: userPrompt(instance, context) },
+      { role: 'assistant', content: instance.patch },
+    ],
+  };
+}
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The files of a harness task folder, tasks/<id>/, and of its answer key, oracle/<id>/. setup.sh
+ * makes the working tree from the repository alone and never reads oracle/; check.sh grades it.
+ */
+export function harnessFiles(instance: Instance, repo: DatasetRepo): Record<string, string> {
+  const id = instance.instance_id;
+  const hidden = hiddenTestFiles(instance.test_patch);
+  const fetchCode = repo.profile.commit
+    ? [`git clone --quiet ${quote(repo.url)} "$dest"`, 'cd "$dest"', `git checkout --quiet --detach ${quote(repo.commit)}`]
+    : [`cp -R ${quote(repo.url)} "$dest"`, 'cd "$dest"', 'rm -rf .git node_modules'];
+  const setup = [
+    '#!/bin/sh',
+    `# Makes the working tree of ${id} in $1 (default ./workspace): ${repo.name} with the bug in,`,
+    '# the tests that would give the fix away left out, and a git history of one commit.',
+    'set -eu',
+    'dest=${1:-./workspace}',
+    ...fetchCode,
+    "git apply --whitespace=nowarn <<'SWESYNTH_BUG'",
+    instance.bug_patch.trimEnd(),
+    'SWESYNTH_BUG',
+    ...(hidden.length > 0 ? [`rm -f -- ${hidden.map(quote).join(' ')}`] : []),
+    'rm -rf .git',
+    'git init --quiet',
+    // Dependencies are installed after the commit; they are not part of the task.
+    'echo /node_modules >> .git/info/exclude',
+    'git add -A',
+    `git -c user.name=swesynth -c user.email=swesynth@localhost commit --quiet -m ${quote(`Task ${id}`)}`,
+    ...(repo.profile.install ? [repo.profile.install] : []),
+    ...(repo.profile.build ? [repo.profile.build] : []),
+    '',
+  ].join('\n');
+  const check = [
+    '#!/bin/sh',
+    `# Grades the working tree of ${id} (default ./workspace): exit 0 when the task is resolved.`,
+    'set -eu',
+    'here=$(cd "$(dirname "$0")" && pwd)',
+    'workspace=$(cd "${1:-./workspace}" && pwd)',
+    'patch=$(mktemp)',
+    'trap \'rm -f "$patch"\' EXIT',
+    '(cd "$workspace" && git add -A && git diff --cached) > "$patch"',
+    `\${SWESYNTH:-swesynth} eval --dataset "$here/../.." --instance ${quote(id)} --patch-file "$patch"`,
+    '',
+  ].join('\n');
+  return {
+    [`tasks/${id}/prompt.txt`]: `${instance.title}\n\n${instance.problem_statement}\n`,
+    [`tasks/${id}/setup.sh`]: setup,
+    [`tasks/${id}/check.sh`]: check,
+    [`oracle/${id}/fix.patch`]: instance.patch,
+    [`oracle/${id}/test.patch`]: instance.test_patch,
+    [`oracle/${id}/tests.json`]: `${JSON.stringify({ FAIL_TO_PASS: testIdsOf(instance.FAIL_TO_PASS), PASS_TO_PASS: testIdsOf(instance.PASS_TO_PASS) }, null, 2)}\n`,
+  };
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { RepoProfile } from '../profile.js';
+
+/** One task as instances.jsonl holds it: SWE-bench's fields, then swesynth's own. */
+export const Instance = z.object({
+  instance_id: z.string().regex(/^[\w.-]+__[\w.-]+$/),
+  repo: z.string(),
+  base_commit: z.string(),
+  environment_setup_commit: z.string(),
+  /** The fix. */
+  patch: z.string().min(1),
+  /** Brings back the test files the task hides; empty when the tests stay visible. */
+  test_patch: z.string(),
+  problem_statement: z.string().min(1),
+  hints_text: z.string(),
+  FAIL_TO_PASS: z.string(),
+  PASS_TO_PASS: z.string(),
+  created_at: z.string(),
+  version: z.string(),
+  image_name: z.string().nullable(),
+  bug_patch: z.string().min(1),
+  mutation: z.object({
+    operator: z.string(),
+    family: z.string(),
+    file: z.string(),
+    function: z.string(),
+    sites: z.array(z.object({ file: z.string(), function: z.string(), operator: z.string(), lines: z.object({ start: z.number(), end: z.number() }), original: z.string(), replacement: z.string() })),
+    combines: z.array(z.string()).optional(),
+  }),
+  title: z.string(),
+  runner: z.string(),
+});
+export type Instance = z.infer<typeof Instance>;
+
+export const testIdsOf = (field: string): string[] => z.array(z.string()).parse(JSON.parse(field));
+
+/** A repository a dataset draws from: enough to rebuild its environment and to grade its tasks. */
+export const DatasetRepo = z.object({
+  name: z.string(),
+  url: z.string(),
+  commit: z.string(),
+  image: z.string().nullable(),
+  profile: RepoProfile,
+});
+export type DatasetRepo = z.infer<typeof DatasetRepo>;

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { GENERATOR } from '../version.js';
+import { datasetCard } from './card.js';
+import { finetuneRow, harnessFiles, type ContextFile } from './formats.js';
+import type { DatasetRepo, Instance } from './instance.js';
+import { SPLITS, splitOf, type SplitRule } from './splits.js';
+
+const NAME_PATTERN = /^[\w.-]+$/;
+export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[\w.-]+)?$/;
+
+/** What one run contributes to a dataset. */
+export interface DatasetSource {
+  repo: DatasetRepo;
+  instances: Instance[];
+  /** Per instance id, the files the bug is in, as the agent finds them. */
+  context: Map<string, ContextFile[]>;
+  settings: unknown;
+  counts: Record<string, unknown>;
+  operators: Array<{ operator: string; validated: number; kept: number }>;
+}
+
+/** How the tasks fare when graded as an agent gets them: the fix, an empty patch and the bug itself. */
+export interface SelfCheck {
+  gold: { resolved: number; total: number };
+  empty: { resolved: number; total: number };
+  bug: { resolved: number; total: number };
+}
+
+export interface DatasetOptions {
+  outDir: string;
+  dataset: string;
+  version: string | null;
+  split: SplitRule;
+  testShare: number;
+  /** Grades every task three ways before anything is written; a dataset that fails it is not written. */
+  selfCheck(instances: Instance[]): Promise<SelfCheck>;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+const jsonLines = (rows: readonly unknown[]) => rows.map((row) => JSON.stringify(row)).join('\n') + (rows.length > 0 ? '\n' : '');
+
+/** The next minor version after the highest one written (1.0.0 for a new dataset). */
+async function nextVersion(datasetDir: string): Promise<string> {
+  const versions = (existsSync(datasetDir) ? await readdir(datasetDir) : []).map((name) => SEMVER.exec(name)).filter((match) => match !== null);
+  if (versions.length === 0) return '1.0.0';
+  const [major, minor] = versions.map((match) => [Number(match[1]), Number(match[2])] as const).sort((a, b) => b[0] - a[0] || b[1] - a[1])[0]!;
+  return `${major}.${minor + 1}.0`;
+}
+
+/**
+ * Writes a new, immutable dataset version, out/<dataset>/<semver>/: SWE-bench JSONL (all and per
+ * split), fine-tuning rows, harness task folders with their answer key beside them, a card and a
+ * manifest with the sha256 of every file. The self-check runs first; the files are written to a
+ * hidden folder and renamed into place, so a version exists whole or not at all.
+ */
+export async function writeDataset(sources: readonly DatasetSource[], options: DatasetOptions): Promise<{ path: string; version: string; instances: number; selfCheck: SelfCheck }> {
+  if (!NAME_PATTERN.test(options.dataset)) throw new UserError(`dataset name "${options.dataset}" may only hold letters, digits, ".", "_" and "-"`);
+  if (options.version !== null && !SEMVER.test(options.version)) {
+    throw new UserError(`dataset version "${options.version}" is not a semantic version`, 'write it like 1.2.0');
+  }
+  const datasetDir = resolve(options.outDir, options.dataset);
+  const version = options.version ?? (await nextVersion(datasetDir));
+  const target = join(datasetDir, version);
+  const refuseExisting = () => {
+    if (existsSync(target)) throw new UserError(`dataset version ${target} already exists, and a written version is never changed`, 'choose another --dataset-version, or leave it out to take the next one');
+  };
+  refuseExisting();
+
+  const instances = sources.flatMap((source) => source.instances);
+  const selfCheck = await options.selfCheck(instances);
+  const { gold, empty, bug } = selfCheck;
+  if (gold.resolved !== gold.total || empty.resolved !== 0 || bug.resolved !== 0) {
+    throw new UserError(
+      `the self-check failed: the fix resolves ${gold.resolved} of ${gold.total} tasks (must be all), an empty patch ${empty.resolved} and the bug itself ${bug.resolved} (must be none)`,
+      'nothing was written; this is a bug in swesynth or an unstable test suite, please report it with the run folder',
+    );
+  }
+
+  const context = new Map(sources.flatMap((source) => [...source.context]));
+  const reposByName = new Map(sources.map((source) => [source.repo.name, source.repo]));
+  const bySplit = Object.fromEntries(SPLITS.map((split) => [split, instances.filter((instance) => splitOf(instance, options.split, options.testShare) === split)]));
+  const files: Record<string, string> = { 'instances.jsonl': jsonLines(instances) };
+  for (const split of SPLITS) {
+    files[`data/${split}.jsonl`] = jsonLines(bySplit[split]!);
+    files[`finetune/${split}.jsonl`] = jsonLines(bySplit[split]!.map((instance) => finetuneRow(instance, context.get(instance.instance_id) ?? [])));
+  }
+  for (const instance of instances) Object.assign(files, harnessFiles(instance, reposByName.get(instance.repo)!));
+  const operators = new Map<string, { operator: string; validated: number; kept: number }>();
+  for (const row of sources.flatMap((source) => source.operators)) {
+    const total = operators.get(row.operator) ?? { operator: row.operator, validated: 0, kept: 0 };
+    total.validated += row.validated;
+    total.kept += row.kept;
+    operators.set(row.operator, total);
+  }
+  const splits = Object.fromEntries(SPLITS.map((split) => [split, bySplit[split]!.length]));
+  files['README.md'] = datasetCard({ dataset: options.dataset, version, repos: sources.map((source) => source.repo), instances: instances.length, splits, operators: [...operators.values()] });
+  const manifest = {
+    generator: GENERATOR,
+    dataset: options.dataset,
+    version,
+    created_at: new Date().toISOString(),
+    split: { rule: options.split, testShare: options.testShare, counts: splits },
+    repos: sources.map((source) => ({ ...source.repo, settings: source.settings, counts: source.counts })),
+    instances: instances.length,
+    self_check: selfCheck,
+    yield: [...operators.values()].map((row) => ({ ...row, yield: row.validated === 0 ? 0 : row.kept / row.validated })),
+    files: Object.fromEntries(Object.entries(files).map(([name, text]) => [name, { sha256: sha256(text), bytes: Buffer.byteLength(text) }])),
+  };
+  files['manifest.json'] = `${JSON.stringify(manifest, null, 2)}\n`;
+
+  await mkdir(datasetDir, { recursive: true });
+  const staging = join(datasetDir, `.${version}.partial-${process.pid}`);
+  await rm(staging, { recursive: true, force: true });
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(dirname(join(staging, name)), { recursive: true });
+      await writeFile(join(staging, name), text, { mode: name.endsWith('.sh') ? 0o755 : 0o644 });
+    }
+    refuseExisting();
+    await rename(staging, target);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return { path: target, version, instances: instances.length, selfCheck };
+}

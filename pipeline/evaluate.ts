@@ -1,0 +1,246 @@
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { testIdsOf, type DatasetRepo, type Instance } from './dataset/instance.js';
+import { readDataset } from './dataset/read.js';
+import { UserError } from './errors.js';
+import type { RepoProfile } from './profile.js';
+import { runnerNamed } from './runners/index.js';
+import { runTests } from './runners/run-tests.js';
+import { LocalSandbox } from './sandbox/local.js';
+import { runConcurrently } from './scheduling/in-process.js';
+import { wilson } from './stats.js';
+import { applyPatch, hiddenTestFiles, prepareTaskTree } from './task-tree.js';
+
+/** A SWE-bench prediction: the patch a model proposes for one instance. */
+export const Prediction = z.object({
+  instance_id: z.string().min(1),
+  model_name_or_path: z.string(),
+  // SWE-bench writes null when a model produced no patch.
+  model_patch: z.string().nullable().transform((patch) => patch ?? ''),
+});
+export type Prediction = z.infer<typeof Prediction>;
+
+export const STATUSES = ['resolved', 'unresolved', 'patch-failed', 'empty-patch', 'error'] as const;
+/** `error` is the harness's failure (no usable test report, or a timeout), never the model's verdict. */
+export type Status = (typeof STATUSES)[number];
+
+export interface InstanceResult {
+  instance_id: string;
+  model_name_or_path: string;
+  status: Status;
+  /** How model_patch went in: strictly, through the fuzzy fallback, or not; null when there was none. */
+  applied: 'applied' | 'fuzzy' | 'failed' | null;
+  /** The patch changes a test file (a hidden one, one the profile's globs find, or one named like a test); it is still graded. */
+  touchesTests: boolean;
+  /** The listed tests that did not pass; every one of them when the build failed, none when no tests ran. */
+  failToPassFailed: string[];
+  passToPassFailed: string[];
+  detail?: string;
+}
+
+export interface EvaluationReport {
+  /** Every instance given, predicted or not: skipping an instance cannot raise the rate. */
+  total: number;
+  resolved: number;
+  rate: number;
+  /** The 95% Wilson interval of the rate. */
+  low: number;
+  high: number;
+  byStatus: Record<Status, number>;
+  /** In the order of the instances. */
+  instances: InstanceResult[];
+}
+
+export interface EvaluateOptions {
+  /** A clean workspace of the repository at the instances' base_commit, installed. */
+  workspaceOf(repo: string): Promise<string>;
+  profileOf(repo: string): RepoProfile;
+  /** Where the task trees are made; each is removed once graded. */
+  workDir: string;
+  /** Predictions graded at once (default: the CPU count). */
+  concurrency?: number;
+  /** The longest one test run may take (default five minutes). */
+  timeoutMs?: number;
+  onResult?(result: InstanceResult, done: number, total: number): void;
+}
+
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec)\./;
+const PREDICTIONS_HINT = 'predictions are a JSON array, or JSON Lines, of objects with "instance_id", "model_name_or_path" and "model_patch"';
+
+const fileOf = (testId: string) => testId.slice(0, testId.indexOf('::'));
+
+/** The paths a patch names in its `diff --git`, `---` and `+++` headers. */
+function patchedPaths(patch: string): string[] {
+  const paths = new Set<string>();
+  for (const [, before, after] of patch.matchAll(/^diff --git a\/(\S+) b\/(\S+)$/gm)) paths.add(before!).add(after!);
+  for (const [, path] of patch.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\n]+)/gm)) if (path !== '/dev/null') paths.add(path!.trim());
+  return [...paths];
+}
+
+type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'workDir' | 'timeoutMs'>>;
+
+function verdict(prediction: Prediction, status: Status, fields: Partial<InstanceResult> = {}): InstanceResult {
+  return { instance_id: prediction.instance_id, model_name_or_path: prediction.model_name_or_path, status, applied: null, touchesTests: false, failToPassFailed: [], passToPassFailed: [], ...fields };
+}
+
+/** Grades one prediction in a task tree of its own, as the agent would have left it. */
+async function grade(instance: Instance, prediction: Prediction, ctx: Grading): Promise<InstanceResult> {
+  if (prediction.model_patch.trim() === '') return verdict(prediction, 'empty-patch');
+  const profile = ctx.profileOf(instance.repo);
+  const dir = join(ctx.workDir, instance.instance_id.replace(/[^\w.-]/g, '_'));
+  try {
+    await prepareTaskTree(await ctx.workspaceOf(instance.repo), dir, instance, profile);
+    const hidden = hiddenTestFiles(instance.test_patch);
+    const globTests = () => glob(profile.tests, { cwd: dir, ignore: ['**/node_modules/**'] });
+    // Test files before and after the patch: those it deletes and those it adds.
+    const testFiles = new Set([...hidden, ...(await globTests())]);
+    const applied = await applyPatch(dir, prediction.model_patch);
+    if (applied !== 'failed') for (const file of await globTests()) testFiles.add(file);
+    const graded = { applied, touchesTests: patchedPaths(prediction.model_patch).some((path) => testFiles.has(path) || TEST_PATH.test(path)) };
+    if (applied === 'failed') return verdict(prediction, 'patch-failed', graded);
+
+    // The official tests replace whatever the prediction wrote in their place.
+    for (const file of hidden) await rm(join(dir, file), { force: true });
+    if (instance.test_patch.trim() !== '' && (await applyPatch(dir, instance.test_patch)) === 'failed') {
+      return verdict(prediction, 'error', { ...graded, detail: 'the test_patch does not apply' });
+    }
+    const failToPass = testIdsOf(instance.FAIL_TO_PASS);
+    const passToPass = testIdsOf(instance.PASS_TO_PASS);
+    const sandbox = LocalSandbox.at(dir, profile.env);
+    if (profile.buildBeforeTests && profile.build) {
+      const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
+      if (built.timedOut || built.exitCode !== 0) {
+        return verdict(prediction, 'unresolved', { ...graded, failToPassFailed: failToPass, passToPassFailed: passToPass, detail: `build failed: ${built.outputTail.slice(-500)}` });
+      }
+    }
+    const files = [...new Set([...failToPass, ...passToPass].map(fileOf))].sort();
+    const run = await runTests(sandbox, runnerNamed(instance.runner), { testFiles: files, only: files, args: profile.runnerArgs, timeoutMs: ctx.timeoutMs });
+    if (run.kind === 'timeout') return verdict(prediction, 'error', { ...graded, detail: `the tests did not finish within ${ctx.timeoutMs} ms` });
+    if (run.kind === 'broken') return verdict(prediction, 'error', { ...graded, detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` });
+    const passing = new Set(run.results.filter((test) => test.status === 'pass').map((test) => test.id));
+    const failToPassFailed = failToPass.filter((id) => !passing.has(id));
+    const passToPassFailed = passToPass.filter((id) => !passing.has(id));
+    const status = failToPassFailed.length + passToPassFailed.length === 0 ? 'resolved' : 'unresolved';
+    return verdict(prediction, status, { ...graded, failToPassFailed, passToPassFailed });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Grades predictions as SWE-bench does: each model_patch goes into the instance's task tree, the
+ * hidden tests come back, and the instance is resolved when every FAIL_TO_PASS and PASS_TO_PASS
+ * test passes. An instance without a prediction counts as an empty patch, in the rate too.
+ */
+export async function evaluate(instances: readonly Instance[], predictions: readonly Prediction[], options: EvaluateOptions): Promise<EvaluationReport> {
+  const known = new Set(instances.map((instance) => instance.instance_id));
+  const predicted = new Map<string, Prediction>();
+  for (const prediction of predictions) {
+    if (!known.has(prediction.instance_id)) throw new UserError(`a prediction names ${prediction.instance_id}, which is not an instance of this dataset`, 'check the instance ids, or the dataset the predictions are for');
+    if (predicted.has(prediction.instance_id)) throw new UserError(`${prediction.instance_id} has more than one prediction`, 'keep one prediction per instance');
+    predicted.set(prediction.instance_id, prediction);
+  }
+  // One file holds one model's predictions: an instance it skipped goes under that model's name.
+  const models = new Set(predictions.map((prediction) => prediction.model_name_or_path));
+  const model = models.size === 1 ? [...models][0]! : '';
+
+  const workspaces = new Map<string, Promise<string>>();
+  const ctx: Grading = {
+    workspaceOf: (repo) => {
+      if (!workspaces.has(repo)) workspaces.set(repo, options.workspaceOf(repo));
+      return workspaces.get(repo)!;
+    },
+    profileOf: options.profileOf,
+    workDir: options.workDir,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+  const results = new Map<string, InstanceResult>();
+  await runConcurrently(
+    instances,
+    options.concurrency ?? availableParallelism(),
+    async (instance) => {
+      const prediction = predicted.get(instance.instance_id);
+      if (prediction) return grade(instance, prediction, ctx);
+      return verdict({ instance_id: instance.instance_id, model_name_or_path: model, model_patch: '' }, 'empty-patch', { detail: 'no prediction' });
+    },
+    (instance, result) => {
+      results.set(instance.instance_id, result);
+      options.onResult?.(result, results.size, instances.length);
+    },
+  );
+
+  const graded = instances.map((instance) => results.get(instance.instance_id)!);
+  const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>;
+  for (const result of graded) byStatus[result.status]++;
+  const [low, high] = wilson(byStatus.resolved, graded.length);
+  return { total: graded.length, resolved: byStatus.resolved, rate: graded.length === 0 ? 0 : byStatus.resolved / graded.length, low, high, byStatus, instances: graded };
+}
+
+function issuesOf(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || 'the record'}: ${issue.message}`).join('; ');
+}
+
+/** A file of SWE-bench predictions, as a JSON array or as JSON Lines, each record checked. */
+export function readPredictions(path: string): Prediction[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UserError(`cannot read predictions ${path}: ${(error as Error).message}`, PREDICTIONS_HINT);
+  }
+  const records: Array<{ where: string; value: unknown }> = [];
+  if (text.trimStart().startsWith('[')) {
+    let values: unknown[];
+    try {
+      values = JSON.parse(text) as unknown[];
+    } catch (error) {
+      throw new UserError(`${path} is not valid JSON: ${(error as Error).message}`, PREDICTIONS_HINT);
+    }
+    values.forEach((value, index) => records.push({ where: `item ${index + 1}`, value }));
+  } else {
+    text.split('\n').forEach((line, index) => {
+      if (line.trim() === '') return;
+      try {
+        records.push({ where: `line ${index + 1}`, value: JSON.parse(line) });
+      } catch (error) {
+        throw new UserError(`${path} line ${index + 1} is not valid JSON: ${(error as Error).message}`, PREDICTIONS_HINT);
+      }
+    });
+  }
+  if (records.length === 0) throw new UserError(`${path} holds no predictions`, PREDICTIONS_HINT);
+  return records.map(({ where, value }) => {
+    const parsed = Prediction.safeParse(value);
+    if (!parsed.success) throw new UserError(`${path} ${where} is not a prediction: ${issuesOf(parsed.error)}`, PREDICTIONS_HINT);
+    return parsed.data;
+  });
+}
+
+/** A dataset folder's instances and the profile of each repository they come from, checked. */
+export function loadDataset(dir: string): { instances: Instance[]; repos: DatasetRepo[]; profileOf(repo: string): RepoProfile } {
+  const { manifest, instances } = readDataset(dir);
+  const profiles = new Map(manifest.repos.map((repo) => [repo.name, repo.profile]));
+  for (const instance of instances) {
+    if (!profiles.has(instance.repo)) throw new UserError(`${instance.instance_id} comes from ${instance.repo}, which the manifest of ${dir} does not list`, 'the dataset is damaged: export it again');
+    for (const field of ['FAIL_TO_PASS', 'PASS_TO_PASS'] as const) {
+      try {
+        testIdsOf(instance[field]);
+      } catch {
+        throw new UserError(`the ${field} of ${instance.instance_id} is not a JSON list of test ids`, 'the dataset is damaged: export it again');
+      }
+    }
+  }
+  return {
+    instances,
+    repos: manifest.repos,
+    profileOf: (repo) => {
+      const profile = profiles.get(repo);
+      if (!profile) throw new UserError(`the dataset has no repository ${repo}`);
+      return profile;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { appendFile, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import type { Instance } from './dataset/instance.js';
+import { UserError } from './errors.js';
+import { git } from './git.js';
+import type { RepoProfile } from './profile.js';
+import { LocalSandbox } from './sandbox/local.js';
+
+/** The files a test patch creates: the tests a task hides from the agent and grading brings back. */
+export function hiddenTestFiles(testPatch: string): string[] {
+  return [...testPatch.matchAll(/^diff --git .*\nnew file mode \d+\n(?:index .*\n)?--- \/dev\/null\n\+\+\+ b\/(.+)$/gm)].map((match) => match[1]!);
+}
+
+async function gitApply(dir: string, patch: string): Promise<boolean> {
+  const result = await execa('git', ['apply', '-'], { cwd: dir, input: patch, reject: false });
+  return result.exitCode === 0;
+}
+
+/** GNU patch ignores up to three lines of stale context and wrong hunk line counts; no backups or .rej files. */
+const FUZZY_PATCH = ['-p1', '--fuzz=3', '--forward', '--batch', '--no-backup-if-mismatch', '--reject-file=-'];
+
+/**
+ * Applies a patch to the git repository `dir`: strictly with `git apply` (which already finds
+ * hunks at shifted lines), else with GNU patch's fuzz, which also takes stale context lines,
+ * wrong hunk line counts and CRLF patches. Either applies the whole patch or nothing.
+ */
+export async function applyPatch(dir: string, patch: string): Promise<'applied' | 'fuzzy' | 'failed'> {
+  // A patch cut off after its last line is still meant whole.
+  const text = patch.endsWith('\n') ? patch : `${patch}\n`;
+  if (await gitApply(dir, text)) return 'applied';
+  // GNU patch applies file by file: the dry run keeps a half-applied patch out.
+  const dryRun = await execa('patch', [...FUZZY_PATCH, '--dry-run'], { cwd: dir, input: text, reject: false });
+  if (dryRun.exitCode !== 0) return 'failed';
+  const result = await execa('patch', FUZZY_PATCH, { cwd: dir, input: text, reject: false });
+  return result.exitCode === 0 ? 'fuzzy' : 'failed';
+}
+
+/**
+ * The agent's working tree of a task at `dir`: a copy of the clean, installed workspace (its
+ * node_modules linked, its history left behind) with the bug in, the hidden tests deleted, and
+ * a fresh git history of one deterministic commit, so the original code is out of reach. With
+ * `buildBeforeTests`, the build runs again so that its output holds the bug, not the original.
+ */
+export async function prepareTaskTree(
+  cleanWorkspace: string,
+  dir: string,
+  instance: Pick<Instance, 'instance_id' | 'bug_patch' | 'test_patch'>,
+  profile?: Pick<RepoProfile, 'build' | 'buildBeforeTests' | 'env' | 'timeouts'>,
+): Promise<void> {
+  const sandbox = await LocalSandbox.copyOf(cleanWorkspace, dir, profile?.env);
+  // Initialised first, so that `git apply` works on this folder and never on an enclosing repository.
+  await git(dir, ['init', '--quiet', '--initial-branch=main']);
+  await mkdir(join(dir, '.git', 'info'), { recursive: true });
+  await appendFile(join(dir, '.git', 'info', 'exclude'), '/node_modules\n');
+  if (!(await gitApply(dir, instance.bug_patch))) {
+    throw new UserError(`the bug_patch of ${instance.instance_id} does not apply to ${cleanWorkspace}`, 'the workspace must hold the repository at the base_commit of the dataset');
+  }
+  for (const file of hiddenTestFiles(instance.test_patch)) await rm(join(dir, file), { force: true });
+  if (profile?.buildBeforeTests && profile.build) {
+    const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
+    if (built.timedOut || built.exitCode !== 0) throw new Error(`the build of the task tree of ${instance.instance_id} failed:\n${built.outputTail.trim()}`);
+  }
+  await git(dir, ['add', '--all']);
+  await git(dir, ['-c', 'commit.gpgsign=false', 'commit', '--quiet', '-m', `Task ${instance.instance_id}`]);
+}

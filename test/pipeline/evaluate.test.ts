@@ -1,0 +1,253 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newFileDiff, unifiedDiff } from '../../mutators/diff.js';
+import type { Instance } from '../../pipeline/dataset/instance.js';
+import { UserError } from '../../pipeline/errors.js';
+import { evaluate, loadDataset, readPredictions, type EvaluateOptions, type Prediction } from '../../pipeline/evaluate.js';
+import { preparedWorkspace } from '../../pipeline/setup.js';
+import { applyPatch, hiddenTestFiles, prepareTaskTree } from '../../pipeline/task-tree.js';
+import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
+
+const example = join(ROOT, 'repos', 'example');
+const quiet = { info: () => undefined, warn: () => undefined };
+let dataset: ReturnType<typeof loadDataset>;
+let workspace: string;
+
+const testFileOf = (id: string) => id.slice(0, id.indexOf('::'));
+const failToPassFiles = (instance: Instance) => [...new Set((JSON.parse(instance.FAIL_TO_PASS) as string[]).map(testFileOf))].sort();
+
+function predict(instances: readonly Instance[], patchOf: (instance: Instance) => string): Prediction[] {
+  return instances.map((instance) => ({ instance_id: instance.instance_id, model_name_or_path: 'test-model', model_patch: patchOf(instance) }));
+}
+
+function grade(predictions: Prediction[], instances: readonly Instance[] = dataset.instances, options: Partial<EvaluateOptions> = {}) {
+  return evaluate(instances, predictions, { workspaceOf: async () => workspace, profileOf: dataset.profileOf, workDir: tempDir('grade'), concurrency: 2, ...options });
+}
+
+/** The fix as a model might misremember it: every hunk two lines off, and its first context line stale. */
+function misremembered(patch: string): string {
+  return shifted(patch).replace(/^(@@ .* @@\n) .*$/m, '$1 // a line that is not there');
+}
+
+function shifted(patch: string): string {
+  return patch.replace(/^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/gm, (_, a, b, c, d) => `@@ -${Number(a) + 2},${b} +${Number(c) + 2},${d} @@`);
+}
+
+async function gitOut(dir: string, args: string[]): Promise<string> {
+  return (await execa('git', args, { cwd: dir })).stdout.trim();
+}
+
+describe('evaluating predictions on the bundled example', () => {
+  beforeAll(async () => {
+    const out = tempDir('eval-out');
+    const runDir = join(tempDir('eval-run'), 'run');
+    const result = await swesynth(['run', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out, '--max-candidates', '8', '--seed', '2', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const exported = (JSON.parse(result.stdout) as { stages: Array<{ stage: string; path?: string }> }).stages.find((stage) => stage.stage === 'export')!;
+    dataset = loadDataset(exported.path!);
+    workspace = join(tempDir('eval-workspace'), 'workspace');
+    // The clean workspace reproduces the dataset's base commit.
+    expect(await preparedWorkspace({ location: example, profile: dataset.profileOf('swesynth/example'), log: quiet }, workspace)).toBe(dataset.repos[0]!.commit);
+  });
+
+  it('hides exactly the test files of the FAIL_TO_PASS tests, as the clean repository has them', () => {
+    expect(dataset.instances.length).toBeGreaterThanOrEqual(5);
+    for (const instance of dataset.instances) {
+      const files = failToPassFiles(instance);
+      expect(hiddenTestFiles(instance.test_patch)).toEqual(files);
+      expect(instance.test_patch).toBe(files.map((file) => newFileDiff(file, readFileSync(join(example, file), 'utf8'))).join(''));
+    }
+  });
+
+  it('makes a task tree of one commit, with the bug in and the hidden tests out', async () => {
+    const profile = dataset.profileOf('swesynth/example');
+    // An installed workspace: its node_modules is linked into the tree but never committed.
+    const installed = join(tempDir('installed'), 'workspace');
+    cpSync(workspace, installed, { recursive: true });
+    mkdirSync(join(installed, 'node_modules', 'dependency'), { recursive: true });
+    writeFileSync(join(installed, 'node_modules', 'dependency', 'index.js'), 'export default 1;\n');
+    const heads = new Set<string>();
+    for (const [index, instance] of dataset.instances.entries()) {
+      const dir = join(tempDir('tree'), 'tree');
+      await prepareTaskTree(installed, dir, instance, profile);
+      expect(await gitOut(dir, ['rev-list', '--all', '--count'])).toBe('1');
+      expect(await gitOut(dir, ['status', '--porcelain'])).toBe('');
+      expect(await gitOut(dir, ['ls-files', 'node_modules'])).toBe('');
+      expect(existsSync(join(dir, 'node_modules', 'dependency', 'index.js'))).toBe(true);
+      const hidden = hiddenTestFiles(instance.test_patch);
+      for (const file of hidden) expect(existsSync(join(dir, file)), file).toBe(false);
+      const visible = ['test/cart.test.js', 'test/collections.test.js', 'test/math.test.js', 'test/settings.test.js', 'test/strings.test.js'].filter((file) => !hidden.includes(file));
+      for (const file of visible) expect(existsSync(join(dir, file)), file).toBe(true);
+      const buggy = readFileSync(join(dir, instance.mutation.file), 'utf8');
+      expect(buggy).not.toBe(readFileSync(join(example, instance.mutation.file), 'utf8'));
+      expect(await applyPatch(dir, instance.patch)).toBe('applied');
+      expect(readFileSync(join(dir, instance.mutation.file), 'utf8')).toBe(readFileSync(join(example, instance.mutation.file), 'utf8'));
+      if (index === 0) {
+        // The same task makes the same commit.
+        const again = join(tempDir('tree'), 'tree');
+        await prepareTaskTree(installed, again, instance, profile);
+        expect(await gitOut(again, ['rev-parse', 'HEAD'])).toBe(await gitOut(dir, ['rev-parse', 'HEAD']));
+      }
+      heads.add(await gitOut(dir, ['rev-parse', 'HEAD']));
+    }
+    expect(heads.size).toBe(dataset.instances.length);
+  });
+
+  it('resolves every task with its fix, applied strictly', async () => {
+    const report = await grade(predict(dataset.instances, (instance) => instance.patch));
+    expect(report).toMatchObject({ total: dataset.instances.length, resolved: dataset.instances.length, rate: 1, high: 1 });
+    expect(report.low).toBeLessThan(1);
+    expect(report.byStatus).toEqual({ resolved: dataset.instances.length, unresolved: 0, 'patch-failed': 0, 'empty-patch': 0, error: 0 });
+    for (const result of report.instances) {
+      expect(result).toMatchObject({ status: 'resolved', applied: 'applied', touchesTests: false, failToPassFailed: [], passToPassFailed: [], model_name_or_path: 'test-model' });
+    }
+    expect(report.instances.map((result) => result.instance_id)).toEqual(dataset.instances.map((instance) => instance.instance_id));
+  });
+
+  it('counts empty and missing predictions as empty patches', async () => {
+    const half = dataset.instances.slice(0, 3);
+    const progress: number[] = [];
+    const report = await grade(predict(half, () => '  \n'), dataset.instances, { onResult: (_result, done) => progress.push(done) });
+    expect(report).toMatchObject({ total: dataset.instances.length, resolved: 0, rate: 0, low: 0 });
+    expect(report.byStatus['empty-patch']).toBe(dataset.instances.length);
+    expect(report.instances.filter((result) => result.detail === 'no prediction')).toHaveLength(dataset.instances.length - half.length);
+    expect(new Set(report.instances.map((result) => result.model_name_or_path))).toEqual(new Set(['test-model']));
+    expect(progress).toEqual(dataset.instances.map((_instance, index) => index + 1));
+  });
+
+  it('resolves nothing with the bug patch itself', async () => {
+    const report = await grade(predict(dataset.instances, (instance) => instance.bug_patch));
+    expect(report.resolved).toBe(0);
+    for (const result of report.instances) expect(['patch-failed', 'unresolved']).toContain(result.status);
+  });
+
+  it('takes a fix with stale context and shifted lines through the fuzzy fallback', async () => {
+    const report = await grade(predict(dataset.instances, (instance) => misremembered(instance.patch)));
+    expect(report.resolved).toBe(dataset.instances.length);
+    for (const result of report.instances) expect(result.applied).toBe('fuzzy');
+    // Shifted lines alone are no fuzz: git apply finds the hunks where they are.
+    const plain = await grade(predict(dataset.instances.slice(0, 2), (instance) => shifted(instance.patch)), dataset.instances.slice(0, 2));
+    expect(plain.instances.map((result) => [result.status, result.applied])).toEqual([['resolved', 'applied'], ['resolved', 'applied']]);
+  });
+
+  it('flags predictions that touch tests, and grades them against the official tests', async () => {
+    const [edits, cheats, shadows] = dataset.instances as [Instance, Instance, Instance];
+    const visible = ['test/cart.test.js', 'test/collections.test.js', 'test/math.test.js', 'test/settings.test.js', 'test/strings.test.js'].find((file) => !hiddenTestFiles(edits.test_patch).includes(file))!;
+    const text = readFileSync(join(example, visible), 'utf8');
+    const passingTest = "import { test } from 'node:test';\ntest('passes', () => {});\n";
+    const report = await grade(
+      [
+        // The fix, and a comment in a test file the agent can see.
+        { instance_id: edits.instance_id, model_name_or_path: 'm', model_patch: edits.patch + unifiedDiff(visible, text, `${text}// checked\n`) },
+        // No fix: the hidden test file written anew, to pass.
+        { instance_id: cheats.instance_id, model_name_or_path: 'm', model_patch: newFileDiff(hiddenTestFiles(cheats.test_patch)[0]!, passingTest) },
+        // The fix, and a hidden test file of its own, which the official one replaces.
+        { instance_id: shadows.instance_id, model_name_or_path: 'm', model_patch: shadows.patch + newFileDiff(hiddenTestFiles(shadows.test_patch)[0]!, passingTest) },
+      ],
+      [edits, cheats, shadows],
+    );
+    expect(report.instances.map((result) => [result.status, result.touchesTests])).toEqual([['resolved', true], ['unresolved', true], ['resolved', true]]);
+    expect(report.instances[1]!.failToPassFailed).toEqual(JSON.parse(cheats.FAIL_TO_PASS));
+    expect(report.instances[1]!.passToPassFailed).toEqual([]);
+  });
+
+  it('reports a test run that does not finish as an error of the harness', async () => {
+    const [instance] = dataset.instances as [Instance];
+    const report = await grade(predict([instance], () => instance.patch), [instance], { timeoutMs: 1 });
+    expect(report.instances[0]).toMatchObject({ status: 'error', applied: 'applied' });
+    expect(report.instances[0]!.detail).toMatch(/did not finish/);
+  });
+
+  it('refuses predictions for unknown instances, and a second prediction for one', async () => {
+    const [instance] = dataset.instances as [Instance];
+    await expect(grade([{ instance_id: 'nobody__nothing.x__0', model_name_or_path: 'm', model_patch: '' }])).rejects.toThrow(UserError);
+    await expect(grade(predict([instance, instance], () => ''))).rejects.toThrow(/more than one prediction/);
+  });
+});
+
+describe('applyPatch', () => {
+  const lines = Array.from({ length: 40 }, (_, index) => `line ${index + 1}\n`);
+  const before = lines.join('');
+  const after = lines.map((line, index) => (index === 19 ? 'changed 20\n' : line)).join('');
+  const fix = unifiedDiff('a.txt', before, after);
+
+  async function repository(files: Record<string, string> = { 'a.txt': before, 'b.txt': before }): Promise<string> {
+    const dir = tempDir('apply');
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    await execa('git', ['init', '--quiet'], { cwd: dir });
+    return dir;
+  }
+
+  it('applies strictly, with shifted hunks and with a missing final newline too', async () => {
+    for (const patch of [fix, shifted(fix), fix.trimEnd()]) {
+      const dir = await repository();
+      expect(await applyPatch(dir, patch)).toBe('applied');
+      expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe(after);
+    }
+  });
+
+  it('falls back to fuzz for stale context, wrong line counts and CRLF', async () => {
+    const wrongCounts = fix.replace(/^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/m, (_, a, b, c, d) => `@@ -${a},${Number(b) + 1} +${c},${Number(d) + 1} @@`);
+    for (const patch of [misremembered(fix), wrongCounts, fix.replace(/\n/g, '\r\n')]) {
+      const dir = await repository();
+      expect(await applyPatch(dir, patch)).toBe('fuzzy');
+      expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe(after);
+    }
+  });
+
+  it('applies nothing when a part does not fit, or the patch is in already', async () => {
+    const misfit = fix + unifiedDiff('b.txt', before.replace('line 20\n', 'other 20\n'), after);
+    const dir = await repository();
+    expect(await applyPatch(dir, misfit)).toBe('failed');
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe(before);
+    const done = await repository({ 'a.txt': after });
+    expect(await applyPatch(done, fix)).toBe('failed');
+    expect(readFileSync(join(done, 'a.txt'), 'utf8')).toBe(after);
+  });
+});
+
+describe('hiddenTestFiles', () => {
+  it('lists the files a test patch creates', () => {
+    expect(hiddenTestFiles(newFileDiff('test/a.test.js', 'a\n') + newFileDiff('test/b c.test.js', 'b'))).toEqual(['test/a.test.js', 'test/b c.test.js']);
+    expect(hiddenTestFiles('')).toEqual([]);
+    expect(hiddenTestFiles(unifiedDiff('test/a.test.js', 'a\n', 'b\n'))).toEqual([]);
+  });
+});
+
+describe('readPredictions', () => {
+  function file(name: string, text: string): string {
+    const path = join(tempDir('predictions'), name);
+    writeFileSync(path, text);
+    return path;
+  }
+  const record = { instance_id: 'acme__lib.op__1', model_name_or_path: 'model', model_patch: 'diff' };
+
+  it('reads JSON Lines and JSON arrays, a null patch as empty', () => {
+    const lines = `${JSON.stringify(record)}\n\n${JSON.stringify({ ...record, instance_id: 'acme__lib.op__2', model_patch: null, extra: 1 })}\n`;
+    expect(readPredictions(file('p.jsonl', lines))).toEqual([record, { ...record, instance_id: 'acme__lib.op__2', model_patch: '' }]);
+    expect(readPredictions(file('p.json', JSON.stringify([record], null, 2)))).toEqual([record]);
+  });
+
+  it('names the line or item and the field that is wrong', () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ['p.jsonl', `${JSON.stringify(record)}\n{"instance_id": `, /line 2 is not valid JSON/],
+      ['p.jsonl', JSON.stringify({ instance_id: 'x', model_name_or_path: 'm' }), /line 1 is not a prediction: model_patch/],
+      ['p.json', JSON.stringify([record, { ...record, model_name_or_path: 3 }]), /item 2 is not a prediction: model_name_or_path/],
+      ['p.json', '[{"instance_id": "x",', /is not valid JSON/],
+      ['p.jsonl', '\n\n', /holds no predictions/],
+    ];
+    for (const [name, text, message] of cases) {
+      expect(() => readPredictions(file(name, text)), text).toThrow(UserError);
+      expect(() => readPredictions(file(name, text)), text).toThrow(message);
+    }
+    expect(() => readPredictions(join(tempDir('predictions'), 'missing.jsonl'))).toThrow(/cannot read predictions/);
+  });
+});
+
+describe('loadDataset', () => {
+  it('refuses a folder that is not a dataset', () => {
+    expect(() => loadDataset(tempDir('empty'))).toThrow(UserError);
+  });
+});

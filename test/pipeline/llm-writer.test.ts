@@ -1,0 +1,186 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { patchesOf } from '../../pipeline/candidates.js';
+import { issueFor, type StatementSources } from '../../pipeline/issues.js';
+import { llmConfigFromEnv, parseStatement, writeWithLlm, type LlmConfig, type LlmStatementInput } from '../../pipeline/llm-writer.js';
+import { styleFor } from '../../pipeline/problem-statement.js';
+import type { Candidate, FailedTest, Site } from '../../pipeline/records.js';
+
+const SOURCE = `export function clamp(value, low, high) {
+  if (value > high) return high;
+  return value < low ? low : value;
+}
+`;
+const TEST_FILE = `import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { clamp } from '../src/math.js';
+
+it('returns the upper bound for values above it', () => {
+  assert.equal(clamp(15, 0, 10), 10);
+});
+`;
+const FILES: Record<string, string> = { 'src/math.js': SOURCE, 'test/math.test.js': TEST_FILE };
+const read = (file: string): string | undefined => FILES[file];
+
+// The bug: `return high` becomes `return value`.
+const start = SOURCE.indexOf('return high') + 'return '.length;
+const site: Site = { file: 'src/math.js', operator: 'identifier-swap', unit: 'clamp', start, end: start + 4, replacement: 'value', original: 'high', startLine: 2, endLine: 2 };
+const candidate: Candidate = {
+  id: 'c0ffee',
+  operator: 'identifier-swap',
+  family: 'reference',
+  file: 'src/math.js',
+  unit: 'clamp',
+  sites: [site],
+  parents: [],
+  ...patchesOf([site], (file) => read(file)!),
+};
+const failedTest: FailedTest = {
+  candidateId: candidate.id,
+  testId: 'test/math.test.js::returns the upper bound for values above it',
+  file: 'test/math.test.js',
+  titlePath: ['returns the upper bound for values above it'],
+  status: 'fail',
+  failure: {
+    name: 'AssertionError',
+    message: 'Expected values to be strictly equal:\n\n15 !== 10\n',
+    expected: '10',
+    actual: '15',
+    operator: 'strictEqual',
+    stack: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal\n    at file:///work/test/math.test.js:6:10',
+    location: { file: 'test/math.test.js', line: 6, column: 10 },
+  },
+};
+
+interface Recorded {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: { model: string; messages: Array<{ role: string; content: string }> };
+}
+
+/** A chat endpoint that records each request and answers with `respond`; 'hang' never answers. */
+let respond: () => { status: number; body: unknown } | 'hang';
+const requests: Recorded[] = [];
+let server: Server;
+let url: string;
+
+const completion = (content: string) => ({ status: 200, body: { id: 'x', choices: [{ index: 0, message: { role: 'assistant', content } }] } });
+const config = (overrides: Partial<LlmConfig> = {}): LlmConfig => ({ url, model: 'test-model', apiKey: 'secret-key', timeoutMs: 5_000, ...overrides });
+const sources = (llm: LlmConfig | null = config()): StatementSources => ({ read, pkg: { name: 'mathlib', version: '2.1.0', entryPoints: ['src/index.js'] }, nodeVersion: '20.11.1', llm });
+
+beforeAll(async () => {
+  server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    requests.push({ url: request.url!, headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+    const reply = respond();
+    if (reply === 'hang') return;
+    response.writeHead(reply.status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(reply.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  requests.length = 0;
+});
+
+const CLEAN = {
+  title: 'clamp(15, 0, 10) returns 15 instead of 10',
+  body: "I'm using mathlib to keep slider values in range, and clamp lets values above the upper bound through.\n\n```js\nimport { clamp } from 'mathlib/src/math';\nconsole.log(clamp(15, 0, 10)); // 15, expected 10\n```",
+};
+
+describe('the language-model writer', () => {
+  it('asks the model for a user-style report from the failure, the repro and the diff, and never to reveal the fix', async () => {
+    respond = () => completion(JSON.stringify(CLEAN));
+    const input: LlmStatementInput = { failure: failedTest.failure!, repro: 'clamp(15, 0, 10);', bugPatch: candidate.bugPatch, packageName: 'mathlib', packageVersion: '2.1.0', style: 'story' };
+    await writeWithLlm(config(), input);
+
+    expect(requests).toHaveLength(1);
+    const [{ url: path, headers, body }] = requests as [Recorded];
+    expect(path).toBe('/v1/chat/completions');
+    expect(headers.authorization).toBe('Bearer secret-key');
+    expect(body.model).toBe('test-model');
+    const [system, user] = body.messages as [{ role: string; content: string }, { role: string; content: string }];
+    expect(system.role).toBe('system');
+    expect(system.content).toMatch(/Never reveal or hint at the fix/);
+    expect(system.content).toMatch(/changed line/);
+    expect(system.content).toMatch(/Never mention tests, a test's name or its file/);
+    expect(user.role).toBe('user');
+    for (const part of ['AssertionError: Expected values to be strictly equal', 'expected: 10', 'actual: 15', 'at file:///work/test/math.test.js:6:10', 'clamp(15, 0, 10);', candidate.bugPatch.trimEnd(), 'mathlib 2.1.0']) {
+      expect(user.content).toContain(part);
+    }
+  });
+
+  it('uses a clean reply, with the title as the statement\'s first line', async () => {
+    respond = () => completion(`Here you go:\n\n\`\`\`json\n${JSON.stringify(CLEAN, null, 2)}\n\`\`\``);
+    const issue = await issueFor(candidate, [failedTest], sources());
+    expect(issue).toEqual({ candidateId: candidate.id, status: 'written', writer: 'llm:test-model', title: CLEAN.title, body: `${CLEAN.title}\n\n${CLEAN.body}\n` });
+    expect(requests[0]!.body.messages[1]!.content).toContain("import { clamp } from 'mathlib/src/math';");
+  });
+
+  it('falls back to the template when the reply shows the changed line, however it is spaced', async () => {
+    respond = () => completion(JSON.stringify({ title: CLEAN.title, body: 'The culprit is `if(value>high) return value` in clamp.' }));
+    const issue = await issueFor(candidate, [failedTest], sources());
+    expect(issue).toMatchObject({ status: 'written', writer: `template:${styleFor(candidate.id)}`, llmFallback: 'its statement would reveal "if (value > high) return value;"' });
+    expect(issue.title).toBe('`clamp(15, 0, 10)` returns `15` instead of `10`');
+  });
+
+  it('falls back to the template when the reply names the test', async () => {
+    respond = () => completion(JSON.stringify({ title: 'Returns the upper bound for values above it: broken', body: CLEAN.body }));
+    const issue = await issueFor(candidate, [failedTest], sources());
+    expect(issue).toMatchObject({ writer: `template:${styleFor(candidate.id)}`, llmFallback: 'its statement would reveal "returns the upper bound for values above it"' });
+  });
+
+  it('reports an HTTP error clearly, and the stage falls back to the template', async () => {
+    respond = () => ({ status: 500, body: { error: { message: 'model overloaded' } } });
+    const input: LlmStatementInput = { failure: failedTest.failure!, repro: null, bugPatch: candidate.bugPatch, packageName: 'mathlib', packageVersion: '2.1.0', style: 'terse' };
+    await expect(writeWithLlm(config(), input)).rejects.toThrow(/^the language model answered HTTP 500 Internal Server Error: \{"error":\{"message":"model overloaded"\}\}$/);
+    const issue = await issueFor(candidate, [failedTest], sources());
+    expect(issue).toMatchObject({ status: 'written', writer: `template:${styleFor(candidate.id)}`, llmFallback: expect.stringMatching(/HTTP 500/) });
+  });
+
+  it('gives up on a model that does not answer in time', async () => {
+    respond = () => 'hang';
+    const issue = await issueFor(candidate, [failedTest], sources(config({ timeoutMs: 200 })));
+    expect(issue).toMatchObject({ writer: `template:${styleFor(candidate.id)}`, llmFallback: 'the language model did not answer within 0.2 s' });
+  });
+
+  it('is not asked when no model is configured', async () => {
+    const issue = await issueFor(candidate, [failedTest], sources(null));
+    expect(requests).toHaveLength(0);
+    expect(issue).toMatchObject({ status: 'written', writer: `template:${styleFor(candidate.id)}` });
+    expect(issue).not.toHaveProperty('llmFallback');
+  });
+});
+
+describe('replies', () => {
+  it('are read as JSON, bare, fenced or with words around', () => {
+    const json = JSON.stringify(CLEAN);
+    const fence = '```';
+    for (const content of [json, `${fence}json\n${json}\n${fence}`, `${fence}\n${json}\n${fence}`, `Sure! ${json} Hope this helps.`, `${fence}js\nclamp(15, 0, 10);\n${fence}\n\n${json}`]) {
+      expect(parseStatement(content)).toEqual(CLEAN);
+    }
+  });
+
+  it('without a title and body are an error', () => {
+    expect(() => parseStatement('I cannot help with that.')).toThrow(/not a JSON object/);
+    expect(() => parseStatement('{"title": "x"}')).toThrow(/has no title and body/);
+  });
+});
+
+describe('the configuration', () => {
+  it('comes from SWESYNTH_LLM_URL, SWESYNTH_LLM_MODEL and the optional SWESYNTH_LLM_API_KEY', () => {
+    expect(llmConfigFromEnv({})).toBeNull();
+    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://localhost:8080/v1/', SWESYNTH_LLM_MODEL: 'm' })).toEqual({ url: 'http://localhost:8080/v1', model: 'm', timeoutMs: 60_000 });
+    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_API_KEY: 'k' })).toMatchObject({ apiKey: 'k' });
+    expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1' })).toThrow('SWESYNTH_LLM_URL is set but SWESYNTH_LLM_MODEL is not');
+  });
+});
