@@ -119,6 +119,7 @@ export type Review = (candidate: Candidate, outcome: Outcome) => Outcome;
  * its failed tests) as soon as it is known, so a killed run resumes where it stopped.
  */
 export async function judgeCandidates(ctx: StageContext, stage: string, pending: Candidate[], review: Review = (_candidate, outcome) => outcome): Promise<void> {
+  if (pending.length === 0) return;
   const { store, profile, options } = ctx;
   const environment = environmentOf(ctx);
   const originals = new Map<string, string>();
