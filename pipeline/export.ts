@@ -109,7 +109,11 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
     const grade = async (label: string, patchOf: (instance: Instance) => string) => {
       const predictions: Prediction[] = instances.map((instance) => ({ instance_id: instance.instance_id, model_name_or_path: `self-check:${label}`, model_patch: patchOf(instance) }));
       const report = await evaluate(instances, predictions, { workspaceOf, profileOf, workDir, concurrency: options.concurrency });
-      return { resolved: report.resolved, total: report.total };
+      const unresolved = report.instances
+        .filter((result) => result.status !== 'resolved')
+        .slice(0, 10)
+        .map((result) => `${result.instance_id}: ${result.status}${result.detail ? ` (${result.detail.slice(0, 200)})` : ''}; failing: ${[...result.failToPassFailed, ...result.passToPassFailed].slice(0, 3).join(', ')}`);
+      return { resolved: report.resolved, total: report.total, ...(label === 'gold' && unresolved.length > 0 ? { unresolved } : {}) };
     };
     try {
       log.info(`export: self-check of ${instances.length} tasks (the fix, an empty patch, the bug itself)`);

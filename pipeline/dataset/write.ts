@@ -25,7 +25,7 @@ export interface DatasetSource {
 
 /** How the tasks fare when graded as an agent gets them: the fix, an empty patch and the bug itself. */
 export interface SelfCheck {
-  gold: { resolved: number; total: number };
+  gold: { resolved: number; total: number; unresolved?: string[] };
   empty: { resolved: number; total: number };
   bug: { resolved: number; total: number };
 }
@@ -78,7 +78,7 @@ export async function writeDataset(sources: readonly DatasetSource[], options: D
   const { gold, empty, bug } = selfCheck;
   if (gold.resolved !== gold.total || empty.resolved !== 0 || bug.resolved !== 0) {
     throw new UserError(
-      `the self-check failed: the fix resolves ${gold.resolved} of ${gold.total} tasks (must be all), an empty patch ${empty.resolved} and the bug itself ${bug.resolved} (must be none)`,
+      `the self-check failed: the fix resolves ${gold.resolved} of ${gold.total} tasks (must be all), an empty patch ${empty.resolved} and the bug itself ${bug.resolved} (must be none)${(gold.unresolved ?? []).map((line) => `\n  ${line}`).join('')}`,
       'nothing was written; this is a bug in swesynth or an unstable test suite, please report it with the run folder',
     );
   }
