@@ -137,7 +137,7 @@ function withRunOptions(command: Command): Command {
     .option('--operators <names>', 'comma-separated mutation operators (default: all)', (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
     .option('--max-candidates <n>', `validate at most n candidates, spread over the functions (default ${DEFAULTS.maxCandidates}; 0: no cap)`, integer(0))
     .option('--max-per-operator <n>', 'at most n candidates from one operator (default: no cap)', integer(0))
-    .option('--max-per-unit <n>', `at most n candidates from one function (default ${DEFAULTS.maxPerUnit}; 0: no cap)`, integer(0))
+    .option('--max-per-unit <n>', 'at most n candidates from one function (default: no cap; the sample spreads over functions anyway)', integer(0))
     .option('--min-complexity <n>', `skip functions of lower cyclomatic complexity (default ${DEFAULTS.minComplexity})`, integer(1))
     .option('--max-unit-lines <n>', `skip functions longer than n lines (default ${DEFAULTS.maxUnitLines})`, integer(1))
     .option('--multi-site <p>', 'also make one multi-site candidate per function, each site joining with probability p (default 0: none)', probability)

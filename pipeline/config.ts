@@ -41,7 +41,7 @@ export const DEFAULTS = {
   // Enough for a dataset of a few hundred tasks from a repository in minutes; 0 lifts a cap.
   maxCandidates: 250,
   maxPerOperator: 0,
-  maxPerUnit: 5,
+  maxPerUnit: 0,
   minComplexity: 1,
   maxUnitLines: 300,
   multiSite: 0,
