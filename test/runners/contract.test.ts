@@ -100,7 +100,8 @@ describe.each(CASES.map((contract) => ({ ...contract, runner: contract.adapter.n
   });
 
   it('reports a test that never finishes as timed out', async () => {
-    const outcome = await run([contract.hang], 4_000);
+    // Room for a slow runner to start (tap boots a loader) before the test's own timeout fires.
+    const outcome = await run([contract.hang], 8_000);
     const timedOut = outcome.kind === 'timeout' || (outcome.kind === 'results' && outcome.results.some((result) => result.status === 'timeout'));
     expect(timedOut).toBe(true);
   });
