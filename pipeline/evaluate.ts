@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, realpath, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { glob } from 'tinyglobby';
@@ -150,13 +150,15 @@ export async function evaluate(instances: readonly Instance[], predictions: read
   const model = models.size === 1 ? [...models][0]! : '';
 
   const workspaces = new Map<string, Promise<string>>();
+  // Runners report test files by their real path: a task tree reached through a symlink would name them differently.
+  await mkdir(options.workDir, { recursive: true });
   const ctx: Grading = {
     workspaceOf: (repo) => {
       if (!workspaces.has(repo)) workspaces.set(repo, options.workspaceOf(repo));
       return workspaces.get(repo)!;
     },
     profileOf: options.profileOf,
-    workDir: options.workDir,
+    workDir: await realpath(options.workDir),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
   const results = new Map<string, InstanceResult>();
