@@ -46,7 +46,8 @@ export function harnessFiles(instance: Instance, repo: DatasetRepo): Record<stri
     'dest=${1:-./workspace}',
     ...fetchCode,
     "git apply --whitespace=nowarn <<'SWESYNTH_BUG'",
-    instance.bug_patch.trimEnd(),
+    // Exactly the patch: a context line can be a lone space, which trimming would cut.
+    instance.bug_patch.replace(/\n$/, ''),
     'SWESYNTH_BUG',
     ...(hidden.length > 0 ? [`rm -f -- ${hidden.map(quote).join(' ')}`] : []),
     'rm -rf .git',
