@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { glob } from 'tinyglobby';
@@ -22,6 +22,7 @@ const BASELINE_TIMEOUT_MS = 15 * 60_000;
 /** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
 async function materialize({ location, profile }: Pick<StageContext, 'location' | 'profile'>, workspace: string): Promise<string> {
   await rm(workspace, { recursive: true, force: true });
+  await mkdir(dirname(workspace), { recursive: true });
   const local = !isGitUrl(location);
   if (local && !existsSync(location)) throw new UserError(`repository ${location} does not exist`, 'check the url in the repo profile');
   if (!local || profile.commit) {
