@@ -115,7 +115,7 @@ export class DockerSandbox implements Sandbox {
       Cmd: ['node', '-e', 'setInterval(() => {}, 1 << 30)'],
       WorkingDir: CONTAINER_ROOT,
       Labels: { [LABEL]: '1', [OWNER_LABEL]: OWNER },
-      NetworkDisabled: true,
+      // Network mode none leaves only the loopback, and /etc/hosts to resolve `localhost` (test servers bind it).
       HostConfig: { NetworkMode: 'none', Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes, NanoCpus: Math.round(limits.cpus * 1e9), PidsLimit: limits.pids },
     });
     track(container);
