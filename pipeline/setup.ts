@@ -12,7 +12,7 @@ import { runnerNamed } from './runners/index.js';
 import { runTests } from './runners/run-tests.js';
 import type { TestResult } from './runners/types.js';
 import { connectEngine, DockerSandbox } from './sandbox/docker.js';
-import { environmentImage, type EnvironmentImage } from './sandbox/images.js';
+import { copyDependenciesOut, environmentImage, type EnvironmentImage } from './sandbox/images.js';
 import { LocalSandbox } from './sandbox/local.js';
 import type { Sandbox } from './sandbox/types.js';
 
@@ -120,6 +120,7 @@ async function inDocker(ctx: StageContext, workspace: string, commit: string): P
   const docker = await connectEngine();
   const image = await environmentImage(docker, { workspace, profile, commit, baseImage: options.docker.baseImage, log: log.info });
   log.info(`setup: image ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'reused'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`);
+  await copyDependenciesOut(docker, image.name, workspace);
   return {
     image: image.name,
     open: () => DockerSandbox.start(docker, image.name, options.docker.limits),

@@ -108,3 +108,20 @@ export async function environmentImage(docker: Docker, options: { workspace: str
     await rm(context, { recursive: true, force: true });
   }
 }
+
+/**
+ * Copies the image's installed dependencies into the host workspace, so that what reads the code
+ * on this machine (the type checker resolving imports) sees what the containers run.
+ */
+export async function copyDependenciesOut(docker: Docker, image: string, workspace: string): Promise<void> {
+  const container = await docker.createContainer({ Image: image, Cmd: ['true'], Labels: { [LABEL]: '1' } });
+  try {
+    const archive = await container.getArchive({ path: `${CONTAINER_ROOT}/node_modules` }).catch(() => null);
+    if (!archive) return;
+    const untar = execa('tar', ['-x', '-C', workspace], { stdin: 'pipe' });
+    archive.pipe(untar.stdin!);
+    await untar;
+  } finally {
+    await container.remove({ force: true });
+  }
+}
