@@ -481,7 +481,8 @@ function terse({ title, symptom, repro, input }: Report): string[] {
 function detailed({ title, symptom, subject, repro, others, input }: Report): string[] {
   const { expected, actual } = outcomeOf(symptom);
   const section = (shown: Shown): string => ('words' in shown ? `${shown.words[0]!.toUpperCase()}${shown.words.slice(1)}.` : render('', shown));
-  const did = subject.call ? `I called \`${subject.call.shown}\`${subject.checked ? ` and looked at \`${subject.checked}\`` : ''}.` : 'I ran the code below.';
+  // Without a repro there is no code below to point at.
+  const did = subject.call ? `I called \`${subject.call.shown}\`${subject.checked ? ` and looked at \`${subject.checked}\`` : ''}.` : repro ? 'I ran the code below.' : `I used ${input.packageName} as its documentation describes.`;
   return [
     title, '',
     '### What I did', '', `${did}${others > 0 ? ' Other calls misbehave as well; this is the smallest case I could cut down.' : ''}`, '',
@@ -494,7 +495,7 @@ function detailed({ title, symptom, subject, repro, others, input }: Report): st
 
 /** A user's account: what they were doing, what they saw, and a script that shows it. */
 function story({ title, symptom, subject, repro, input }: Report): string[] {
-  const when = subject.call ? `when I call \`${subject.call.shown}\`` : 'when I run the code below';
+  const when = subject.call ? `when I call \`${subject.call.shown}\`` : repro ? 'when I run the code below' : 'in normal use';
   let what: string;
   if (symptom.kind === 'no-throw') what = render(`${symptom.rejects ? 'the promise resolves' : 'it returns normally'}, though I expected`, outcomeOf(symptom).expected);
   else if (symptom.kind === 'error') what = render(`it ${symptom.thrown ? 'throws' : 'fails with'}`, { code: symptom.error });
