@@ -315,7 +315,7 @@ Examples:
     .argument('<repo>', 'a repo profile (.json), a repository path, or a dataset folder (its manifest names the profiles)')
     .option('--base-image <name>', `base image (default $SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE})`)
     .option('--json', 'print the images as JSON')
-    .addHelpText('after', '\nExamples:\n  $ swesynth docker build repos/acme__widgets.json --base-image node:20-bookworm\n  $ swesynth docker build out/acme__widgets/v1\n')
+    .addHelpText('after', '\nExamples:\n  $ swesynth docker build repos/acme__widgets.json --base-image node:20-bookworm\n  $ swesynth docker build out/acme__widgets/1.0.0\n')
     .action(async (target: string, flags: { baseImage?: string; json?: boolean }) => {
       const baseImage = flags.baseImage ?? process.env.SWESYNTH_BASE_IMAGE ?? DEFAULT_BASE_IMAGE;
       const images = [];
