@@ -14,7 +14,7 @@ import { buildImageFromProfile } from './setup.js';
 import { collectStats, evaluateDataset, exportFromRuns, sourcesOf, type RunSettings } from './stages.js';
 import { diffDatasets, verifyDataset } from './dataset/read.js';
 import { statsHtml } from './stats-html.js';
-import { funnelTable, repoTable } from './stats.js';
+import { funnelTable, repoTable, statsOf } from './stats.js';
 import { GENERATOR } from './version.js';
 
 interface Flags {
@@ -115,7 +115,7 @@ async function execute(target: string, flags: Flags, work: (ctx: StageContext) =
   try {
     const results = await work(ctx);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: ctx.store.yieldByOperator() }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: statsOf(ctx.store).operators }, null, 2)}\n`);
     } else {
       const exported = results.find((result) => result.stage === 'export');
       if (exported) process.stdout.write(`${exported.path as string}\n`);

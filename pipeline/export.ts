@@ -9,6 +9,7 @@ import { writeDataset, type DatasetSource, type SelfCheck } from './dataset/writ
 import { evaluate, type Prediction } from './evaluate.js';
 import { slugOf, type RepoProfile } from './profile.js';
 import { MutationSettings } from './records.js';
+import { statsOf } from './stats.js';
 import { environmentOf, preparedWorkspace } from './setup.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
@@ -69,7 +70,8 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
     instances.push(instance);
     context.set(instance.instance_id, [...mutatedFiles(candidate.sites, read)].map(([path, text]) => ({ path, text })));
   }
-  const operators = store.yieldByOperator();
+  // The funnel of this run, which the card and manifest summarize as yield per operator.
+  const operators = statsOf(store).operators.map(({ operator, validated, kept }) => ({ operator, validated, kept }));
   return {
     // The location as resolved for this run: a relative path in a profile means nothing next to the dataset.
     repo: { name: profile.name, url: ctx.location, commit: environment.baseCommit, image: environment.image, profile: { ...profile, url: ctx.location } },
@@ -98,7 +100,7 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
     // A Docker run's workspace holds the code only: grading needs it installed on this machine.
     const workspaceOf = (repo: string): Promise<string> => {
       const run = byRepo.get(repo)!;
-      const environment = environmentOf(run as StageContext);
+      const environment = environmentOf(run);
       if (environment.sandbox === 'local') return Promise.resolve(environment.workspace);
       if (!workspaces.has(repo)) workspaces.set(repo, preparedWorkspace(run, join(run.runDir, 'grading-workspace')).then(() => join(run.runDir, 'grading-workspace')));
       return workspaces.get(repo)!;

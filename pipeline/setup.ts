@@ -197,7 +197,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   return { stage: 'setup', alreadyDone: false, ...summary };
 }
 
-export function environmentOf(ctx: StageContext): Environment {
+export function environmentOf(ctx: Pick<StageContext, 'store'>): Environment {
   const environment = ctx.store.getMeta('environment', Environment);
   if (!environment) throw new UserError('this run has no environment yet', 'run `swesynth setup` (or `swesynth run`) first');
   return environment;

@@ -28,15 +28,6 @@ const SCHEMA_VERSION = 2;
 
 export type StageName = 'setup' | 'mutate' | 'validate' | 'combine' | 'issues' | 'export';
 
-export interface OperatorYield {
-  operator: string;
-  candidates: number;
-  validated: number;
-  kept: number;
-  /** kept / validated candidates (0 when none is validated yet). */
-  yield: number;
-}
-
 function parseAll<T>(schema: z.ZodType<T>, rows: Array<{ record: string }>): T[] {
   return rows.map((row) => schema.parse(JSON.parse(row.record)));
 }
@@ -153,19 +144,6 @@ export class RunStore {
 
   exports(): ExportRecord[] {
     return parseAll(ExportRecord, this.db.prepare('SELECT record FROM exports ORDER BY rowid').all() as Array<{ record: string }>);
-  }
-
-  /** Candidates, verdicts and kept tasks per operator. */
-  yieldByOperator(): OperatorYield[] {
-    const rows = this.db
-      .prepare(
-        `SELECT c.operator AS operator, COUNT(*) AS candidates, COUNT(v.candidate_id) AS validated,
-                SUM(CASE WHEN v.status = 'kept' THEN 1 ELSE 0 END) AS kept
-         FROM candidates c LEFT JOIN verdicts v ON v.candidate_id = c.id
-         GROUP BY c.operator ORDER BY MIN(c.seq)`,
-      )
-      .all() as Array<{ operator: string; candidates: number; validated: number; kept: number }>;
-    return rows.map((row) => ({ ...row, yield: row.validated === 0 ? 0 : row.kept / row.validated }));
   }
 
   /** Verdict counts by status. */
