@@ -37,17 +37,40 @@ export async function connectEngine(): Promise<Docker> {
 
 /** Containers this process started and has not removed yet; removed on Ctrl-C and SIGTERM. */
 const live = new Set<Docker.Container>();
+const creating = new Set<Promise<Docker.Container>>();
 let signalsHandled = false;
 
-function track(container: Docker.Container): void {
-  live.add(container);
-  if (signalsHandled) return;
-  signalsHandled = true;
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-    process.once(signal, () => {
-      void Promise.allSettled([...live].map((each) => each.remove({ force: true }))).finally(() => process.exit(code));
-    });
+/**
+ * Creates a container labelled with this process as its owner and removed if the process is
+ * interrupted; every container swesynth makes comes from here, so none outlives a Ctrl-C.
+ */
+export async function createOwnedContainer(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Docker.Container> {
+  if (!signalsHandled) {
+    signalsHandled = true;
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+      process.once(signal, () => {
+        // A container still being created when the signal comes is removed once it exists.
+        void Promise.allSettled(creating)
+          .then(() => Promise.allSettled([...live].map((each) => each.remove({ force: true }))))
+          .finally(() => process.exit(code));
+      });
+    }
   }
+  const created = docker.createContainer({ ...options, Labels: { ...options.Labels, [LABEL]: '1', [OWNER_LABEL]: OWNER } }).then((container) => {
+    live.add(container);
+    return container;
+  });
+  creating.add(created);
+  try {
+    return await created;
+  } finally {
+    creating.delete(created);
+  }
+}
+
+export async function removeOwnedContainer(container: Docker.Container): Promise<void> {
+  await container.remove({ force: true }).catch(() => undefined);
+  live.delete(container);
 }
 
 /**
@@ -109,21 +132,18 @@ export class DockerSandbox implements Sandbox {
   ) {}
 
   static async start(docker: Docker, image: string, limits: ContainerLimits, env: Record<string, string> = {}): Promise<DockerSandbox> {
-    const container = await docker.createContainer({
+    const container = await createOwnedContainer(docker, {
       Image: image,
       // The container idles while commands run in it through exec.
       Cmd: ['node', '-e', 'setInterval(() => {}, 1 << 30)'],
       WorkingDir: CONTAINER_ROOT,
-      Labels: { [LABEL]: '1', [OWNER_LABEL]: OWNER },
       // Network mode none leaves only the loopback, and /etc/hosts to resolve `localhost` (test servers bind it).
       HostConfig: { NetworkMode: 'none', Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes, NanoCpus: Math.round(limits.cpus * 1e9), PidsLimit: limits.pids },
     });
-    track(container);
     try {
       await container.start();
     } catch (error) {
-      await container.remove({ force: true }).catch(() => undefined);
-      live.delete(container);
+      await removeOwnedContainer(container);
       throw error;
     }
     return new DockerSandbox(docker, container, env);
@@ -169,7 +189,6 @@ export class DockerSandbox implements Sandbox {
   }
 
   async dispose(): Promise<void> {
-    await this.container.remove({ force: true }).catch(() => undefined);
-    live.delete(this.container);
+    await removeOwnedContainer(this.container);
   }
 }

@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { reporterPath } from '../paths.js';
 import type { RepoProfile } from '../profile.js';
-import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES, LABEL } from './docker.js';
+import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES, createOwnedContainer, LABEL, removeOwnedContainer } from './docker.js';
 
 /** The base image when none is chosen: an official Node.js 20 image, for machines with a registry. */
 export const DEFAULT_BASE_IMAGE = 'node:20-bookworm';
@@ -114,7 +114,7 @@ export async function environmentImage(docker: Docker, options: { workspace: str
  * on this machine (the type checker resolving imports) sees what the containers run.
  */
 export async function copyDependenciesOut(docker: Docker, image: string, workspace: string): Promise<void> {
-  const container = await docker.createContainer({ Image: image, Cmd: ['true'], Labels: { [LABEL]: '1' } });
+  const container = await createOwnedContainer(docker, { Image: image, Cmd: ['true'] });
   try {
     const archive = await container.getArchive({ path: `${CONTAINER_ROOT}/node_modules` }).catch(() => null);
     if (!archive) return;
@@ -122,6 +122,6 @@ export async function copyDependenciesOut(docker: Docker, image: string, workspa
     archive.pipe(untar.stdin!);
     await untar;
   } finally {
-    await container.remove({ force: true });
+    await removeOwnedContainer(container);
   }
 }
