@@ -41,6 +41,7 @@ interface Flags {
   dockerMemory?: string;
   dockerCpus?: number;
   baselineRuns?: number;
+  wholeSuite?: boolean;
   dataset?: string;
   datasetVersion?: string;
   out?: string;
@@ -102,6 +103,7 @@ function runOptionsOf(flags: Flags): RunSettings {
         limits: { memoryBytes: bytesOf(flags.dockerMemory ?? config.dockerMemory ?? DEFAULTS.dockerMemory), cpus: flags.dockerCpus ?? config.dockerCpus ?? DEFAULTS.dockerCpus, pids: DEFAULTS.dockerPids },
       },
       baselineRuns: flags.baselineRuns ?? config.baselineRuns ?? DEFAULTS.baselineRuns,
+      wholeSuite: flags.wholeSuite ?? false,
       dataset: flags.dataset,
       datasetVersion: flags.datasetVersion ?? null,
       outDir: flags.out ?? config.out ?? DEFAULTS.out,
@@ -148,6 +150,7 @@ function withRunOptions(command: Command): Command {
     .option('--docker-memory <size>', `memory limit of a container, e.g. 512m (default ${DEFAULTS.dockerMemory})`)
     .option('--docker-cpus <n>', `CPUs of a container (default ${DEFAULTS.dockerCpus})`, Number)
     .option('--baseline-runs <n>', `times the test suite runs at setup to find flaky tests (default ${DEFAULTS.baselineRuns})`, integer(2))
+    .option('--whole-suite', 'run the whole test suite for every candidate instead of the tests that execute its code (slower; for comparison)')
     .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
     .option('--dataset-version <version>', 'semantic version to write (default: the next minor version, 1.0.0 first)')
     .option('--visible-tests', 'leave the test files of FAIL_TO_PASS tests in the task (hidden and restored by test_patch by default)')

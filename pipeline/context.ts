@@ -17,6 +17,8 @@ export interface RunOptions {
   /** How many merged candidates (kept bugs of one file or module) the combine stage makes. */
   combine: number;
   baselineRuns: number;
+  /** Run every candidate against the whole suite, ignoring what coverage says (the slow reference). */
+  wholeSuite: boolean;
   dataset: string;
   datasetVersion: string | null;
   outDir: string;

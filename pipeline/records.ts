@@ -33,6 +33,29 @@ export const BaselineTest = z.object({
 });
 export type BaselineTest = z.infer<typeof BaselineTest>;
 
+/** What one test file executes, learned by running it alone under V8 coverage at setup. */
+export const TestFileCoverage = z.object({
+  file: z.string(),
+  /** Wall time of the file's run on its own, process start included. */
+  durationMs: z.number(),
+  /** False when the run gave no usable coverage: the file is then assumed to execute everything. */
+  measured: z.boolean(),
+  /**
+   * Per file the run loaded (repository-relative, as executed: a source file, or its built output),
+   * the functions that ran, by their short name, with their call counts.
+   */
+  executed: z.record(z.string(), z.record(z.string(), z.number())),
+});
+export type TestFileCoverage = z.infer<typeof TestFileCoverage>;
+
+export const CoverageMap = z.object({
+  testFiles: z.array(TestFileCoverage),
+  /** Per loaded file, every function V8 saw there, run or not (to tell "never ran" from "name unknown"). */
+  known: z.record(z.string(), z.array(z.string())),
+  learnedMs: z.number(),
+});
+export type CoverageMap = z.infer<typeof CoverageMap>;
+
 /** One changed place: an edit to a file's text, and the operator and unit it came from. */
 export const Site = z.object({
   file: z.string(),
@@ -91,6 +114,8 @@ export const Verdict = z.object({
   failToPass: z.array(z.string()),
   passToPass: z.array(z.string()),
   durationMs: z.number(),
+  /** Of durationMs, the time the tests themselves took as their runner reported it; the rest is overhead. */
+  testsMs: z.number().optional(),
   detail: z.string().optional(),
   validatedAt: z.string(),
 });

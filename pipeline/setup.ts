@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { StageContext, StageResult } from './context.js';
+import { learnCoverage } from './coverage.js';
 import { UserError } from './errors.js';
 import { commitAll, git } from './git.js';
 import { isGitUrl } from './profile.js';
@@ -176,6 +177,22 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
       'check the install and runner settings in the repo profile, or lower "minPassShare" there',
     );
   }
+  const timeoutMs = Math.round(profile.timeouts.factor * baselineMs + profile.timeouts.minimumMs);
+  const stableFiles = [...new Set(baseline.filter((test) => test.verdict === 'stable').map((test) => test.file))];
+  log.info(`setup: learning which functions each of ${stableFiles.length} test files executes`);
+  const coverage = await learnCoverage({
+    adapter,
+    testFiles,
+    only: stableFiles,
+    args: profile.runnerArgs,
+    env: profile.env,
+    // Coverage slows a run down; a file alone must still finish well within the suite's own limit.
+    timeoutMs: 2 * timeoutMs,
+    concurrency: options.concurrency,
+    open: place.open,
+    close: place.close,
+  });
+  const measured = coverage.testFiles.filter((test) => test.measured).length;
   const environment: Environment = {
     repo: profile.name,
     workspace,
@@ -184,17 +201,19 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     testFiles,
     baselineRuns: options.baselineRuns,
     baselineMs,
-    timeoutMs: Math.round(profile.timeouts.factor * baselineMs + profile.timeouts.minimumMs),
+    timeoutMs,
     sandbox: options.sandbox,
     image: place.image,
   };
   ctx.store.transaction(() => {
     ctx.store.saveBaseline(baseline);
     ctx.store.setMeta('environment', environment);
-    ctx.store.finishStage('setup', summary);
+    ctx.store.setMeta('coverage', coverage);
+    ctx.store.finishStage('setup', { ...summary, coverageMs: coverage.learnedMs, coverageMeasured: measured });
   });
   log.info(`setup: ${summary.tests} tests, ${summary.stable} stable, ${summary.flaky} flaky, ${summary.failing} failing; baseline ${(baselineMs / 1000).toFixed(1)} s`);
-  return { stage: 'setup', alreadyDone: false, ...summary };
+  log.info(`setup: coverage of ${measured} of ${coverage.testFiles.length} test files in ${(coverage.learnedMs / 1000).toFixed(1)} s`);
+  return { stage: 'setup', alreadyDone: false, ...summary, coverageMs: coverage.learnedMs, coverageMeasured: measured };
 }
 
 export function environmentOf(ctx: Pick<StageContext, 'store'>): Environment {

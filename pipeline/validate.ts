@@ -4,7 +4,8 @@ import { filesOf, mutatedFiles } from './candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from './errors.js';
 import { Progress } from './progress.js';
-import type { BaselineTest, Candidate, Environment, FailedTest, Verdict } from './records.js';
+import type { RepoProfile } from './profile.js';
+import { type BaselineTest, type Candidate, CoverageMap, type Environment, type FailedTest, type Verdict } from './records.js';
 import { runnerNamed } from './runners/index.js';
 import { runTests, type TestRequest } from './runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from './runners/types.js';
@@ -13,6 +14,7 @@ import { DockerPool, LocalPool, type SandboxPool } from './sandbox/pool.js';
 import type { Sandbox } from './sandbox/types.js';
 import { runConcurrently } from './scheduling/in-process.js';
 import { environmentOf } from './setup.js';
+import { selectTests } from './test-selection.js';
 
 export interface Outcome {
   verdict: Verdict;
@@ -26,6 +28,8 @@ interface Judge {
   /** Runs the build when the tests use built output; says why it failed, or nothing. */
   rebuild(sandbox: Sandbox): Promise<string | undefined>;
   stable: BaselineTest[];
+  /** The test files a candidate needs (all when undefined) and its time limit. */
+  select(candidate: Candidate): { files?: string[]; timeoutMs: number };
   originals: Map<string, string>;
   sandboxes: SandboxPool;
 }
@@ -44,12 +48,20 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   };
   const sandbox = await ctx.sandboxes.acquire();
   let mutated = false;
+  let testsMs = 0;
+  const run = async (request: TestRequest) => {
+    const result = await runTests(sandbox, ctx.adapter, request);
+    // Runners with parallel workers report more test time than passed on the clock.
+    if (result.kind === 'results') testsMs += Math.min(result.durationMs, result.results.reduce((sum, test) => sum + test.durationMs, 0));
+    return result;
+  };
   const verdict = (status: Verdict['status'], extra: Partial<Verdict> = {}): Verdict => ({
     candidateId: candidate.id,
     status,
     failToPass: [],
     passToPass: [],
     durationMs: Math.round(performance.now() - started),
+    testsMs: Math.round(testsMs),
     validatedAt: new Date().toISOString(),
     ...extra,
   });
@@ -58,23 +70,27 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     for (const [file, text] of mutatedTexts) await sandbox.writeFile(file, text);
     const built = await ctx.rebuild(sandbox);
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
-    const run = await runTests(sandbox, ctx.adapter, { ...ctx.request, timeoutMs: ctx.environment.timeoutMs });
-    if (run.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${ctx.environment.timeoutMs} ms` }), failed: [] };
-    if (run.kind === 'broken') {
-      return { verdict: verdict('error', { detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` }), failed: [] };
+    const selection = ctx.select(candidate);
+    if (selection.files?.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
+    const mutantRun = await run({ ...ctx.request, only: selection.files, timeoutMs: selection.timeoutMs });
+    if (mutantRun.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${selection.timeoutMs} ms` }), failed: [] };
+    if (mutantRun.kind === 'broken') {
+      return { verdict: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }), failed: [] };
     }
 
     // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
-    const timedOut = run.results.find((result) => result.status === 'timeout');
+    const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
     if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
-    const results = new Map(run.results.map((result) => [result.id, result]));
-    const crashes = crashesByFile(run.results);
+    const results = new Map(mutantRun.results.map((result) => [result.id, result]));
+    const crashes = crashesByFile(mutantRun.results);
     const failToPass: string[] = [];
     const passToPass: string[] = [];
     const failed: FailedTest[] = [];
+    const ran = selection.files && new Set(selection.files);
     for (const test of ctx.stable) {
       const result = results.get(test.id);
-      if (result?.status === 'pass') {
+      // A test file that does not execute the changed code passes as it did at baseline.
+      if (result?.status === 'pass' || (ran && !ran.has(test.file))) {
         passToPass.push(test.id);
         continue;
       }
@@ -92,7 +108,7 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     const rebuilt = await ctx.rebuild(sandbox);
     if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
     const only = [...new Set(failed.map((test) => test.file))];
-    const fixed = await runTests(sandbox, ctx.adapter, { ...ctx.request, only, timeoutMs: ctx.environment.timeoutMs });
+    const fixed = await run({ ...ctx.request, only, timeoutMs: ctx.environment.timeoutMs });
     const passing = new Set(fixed.kind === 'results' ? fixed.results.filter((result) => result.status === 'pass').map((result) => result.id) : []);
     const stillFailing = failToPass.filter((id) => !passing.has(id));
     if (stillFailing.length > 0) {
@@ -111,6 +127,12 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   }
 }
 
+/** With coverage, each candidate runs only the test files that execute its code, within their own time. */
+function selector(environment: Environment, coverage: CoverageMap | undefined, timeouts: RepoProfile['timeouts']): Judge['select'] {
+  if (!coverage) return () => ({ timeoutMs: environment.timeoutMs });
+  return (candidate) => selectTests(coverage, candidate.sites, { ...timeouts, wholeSuiteMs: environment.timeoutMs });
+}
+
 /** A second opinion on an outcome: combine holds a merged candidate to the union of its parts. */
 export type Review = (candidate: Candidate, outcome: Outcome) => Outcome;
 
@@ -120,7 +142,7 @@ export type Review = (candidate: Candidate, outcome: Outcome) => Outcome;
  */
 export async function judgeCandidates(ctx: StageContext, stage: string, pending: Candidate[], review: Review = (_candidate, outcome) => outcome): Promise<void> {
   if (pending.length === 0) return;
-  const { store, profile, options } = ctx;
+  const { store, profile, options, log } = ctx;
   const environment = environmentOf(ctx);
   const originals = new Map<string, string>();
   for (const file of new Set(pending.flatMap((candidate) => filesOf(candidate.sites)))) {
@@ -142,6 +164,8 @@ export async function judgeCandidates(ctx: StageContext, stage: string, pending:
     sandboxes = new LocalPool(environment.workspace, sandboxDir, profile.env);
   }
 
+  const coverage = options.wholeSuite ? undefined : store.getMeta('coverage', CoverageMap);
+  if (!options.wholeSuite && !coverage) log.warn(`${stage}: this run has no coverage from setup; every candidate runs the whole suite`);
   const build = profile.buildBeforeTests ? profile.build : null;
   const judgeContext: Judge = {
     environment,
@@ -153,6 +177,7 @@ export async function judgeCandidates(ctx: StageContext, stage: string, pending:
       return result.timedOut || result.exitCode !== 0 ? `build failed: ${result.outputTail.slice(-500)}` : undefined;
     },
     stable: store.baseline().filter((test) => test.verdict === 'stable'),
+    select: selector(environment, coverage, profile.timeouts),
     originals,
     sandboxes,
   };

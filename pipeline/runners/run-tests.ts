@@ -10,14 +10,18 @@ export type TestRun =
   /** No test reported, or a report cut short: an infrastructure problem, never a verdict. */
   | { kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string };
 
-export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools'>;
+export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools'> & {
+  /** Environment variables for the runner's process, on top of the adapter's. */
+  env?: Record<string, string>;
+};
 
 /** Runs the tests with the adapter inside the sandbox and reads back per-test results. */
 export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request: TestRequest): Promise<TestRun> {
   const reportName = `.swesynth-report-${randomUUID()}.jsonl`;
   const reportFile = join(sandbox.root, reportName);
   try {
-    const exec = await sandbox.exec(adapter.command({ ...request, reportFile, tools: sandbox.tools }), { timeoutMs: request.timeoutMs });
+    const command = adapter.command({ ...request, reportFile, tools: sandbox.tools });
+    const exec = await sandbox.exec({ ...command, env: { ...command.env, ...request.env } }, { timeoutMs: request.timeoutMs });
     if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };
     const report = await sandbox.readFile(reportName).catch(() => '');
     const { results, complete } = adapter.parse(report, sandbox.root);

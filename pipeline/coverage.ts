@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { CoverageMap, TestFileCoverage } from './records.js';
+import { runTests } from './runners/run-tests.js';
+import type { RunnerAdapter } from './runners/types.js';
+import type { Sandbox } from './sandbox/types.js';
+import { runConcurrently } from './scheduling/in-process.js';
+
+interface LoadedFile {
+  executed: Record<string, number>;
+  known: string[];
+}
+
+export interface CoverageRequest {
+  adapter: RunnerAdapter;
+  /** The repository's test files, and those of them to measure (the ones with stable tests). */
+  testFiles: string[];
+  only: string[];
+  args: string[];
+  /** The profile's environment, whose NODE_OPTIONS the coverage preload joins. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  concurrency: number;
+  open(): Promise<Sandbox>;
+  close(sandbox: Sandbox): Promise<void>;
+}
+
+/**
+ * Runs every test file on its own under V8 coverage and records which functions of which files
+ * it executed. Per file rather than per test: every runner can run one file, few can say which
+ * test ran which code, and a whole-suite run mixes files in shared worker processes.
+ */
+export async function learnCoverage(request: CoverageRequest): Promise<CoverageMap> {
+  const started = performance.now();
+  const testFiles: TestFileCoverage[] = [];
+  const known: Record<string, Set<string>> = {};
+  await runConcurrently(request.only, request.concurrency, (file) => coverageOf(file, request), (_file, { coverage, loaded }) => {
+    testFiles.push(coverage);
+    for (const [path, entry] of Object.entries(loaded)) for (const name of entry.known) (known[path] ??= new Set()).add(name);
+  });
+  testFiles.sort((a, b) => a.file.localeCompare(b.file));
+  return {
+    testFiles,
+    known: Object.fromEntries(Object.entries(known).map(([path, names]) => [path, [...names].sort()])),
+    learnedMs: Math.round(performance.now() - started),
+  };
+}
+
+async function coverageOf(file: string, request: CoverageRequest): Promise<{ coverage: TestFileCoverage; loaded: Record<string, LoadedFile> }> {
+  const sandbox = await request.open();
+  const dir = `.swesynth-coverage-${randomUUID()}`;
+  const summary = `${dir}.json`;
+  try {
+    const nodeOptions = [request.env.NODE_OPTIONS, `--require=${sandbox.tools.runnerFile('coverage-preload.cjs')}`].filter(Boolean).join(' ');
+    const run = await runTests(sandbox, request.adapter, {
+      testFiles: request.testFiles,
+      only: [file],
+      args: request.args,
+      timeoutMs: request.timeoutMs,
+      env: { NODE_V8_COVERAGE: `${sandbox.root}/${dir}`, NODE_OPTIONS: nodeOptions },
+    });
+    const summarized = await sandbox.exec({ file: sandbox.tools.node, args: [sandbox.tools.runnerFile('coverage-summary.mjs'), dir, sandbox.root, summary] }, { timeoutMs: request.timeoutMs });
+    const loaded: Record<string, LoadedFile> = summarized.exitCode === 0 ? JSON.parse(await sandbox.readFile(summary)) : {};
+    const executed = Object.fromEntries(Object.entries(loaded).filter(([path]) => path !== file).map(([path, entry]) => [path, entry.executed]));
+    // A file that ran nothing but itself is unmeasured (its runner hid its processes from coverage).
+    const measured = run.kind === 'results' && Object.values(executed).some((names) => Object.keys(names).length > 0);
+    return { coverage: { file, durationMs: Math.round(run.durationMs), measured, executed: measured ? executed : {} }, loaded };
+  } finally {
+    await sandbox.exec(`rm -rf '${dir}' '${summary}'`, { timeoutMs: 60_000 });
+    await request.close(sandbox);
+  }
+}

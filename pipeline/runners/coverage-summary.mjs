@@ -1,0 +1,40 @@
+// Reads the V8 coverage files of one test file's run and writes, per file of the repository,
+// the functions that ran (with their call counts) and every function V8 saw there.
+// Usage: node coverage-summary.mjs <coverage dir> <repository root> <output file>
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const [dir, root, output] = process.argv.slice(2);
+
+/** `get size`, `exports.parse` and `Parser.parse` all name the function `size` / `parse`. */
+function shortName(name) {
+  return name.replace(/^(get|set) /, '').split('.').pop();
+}
+
+const files = {};
+for (const name of readdirSync(dir)) {
+  if (!name.endsWith('.json')) continue;
+  let scripts;
+  try {
+    scripts = JSON.parse(readFileSync(join(dir, name), 'utf8')).result;
+  } catch {
+    continue; // a process killed while writing leaves a partial file; the others still count
+  }
+  for (const script of scripts) {
+    let path = script.url;
+    if (path.startsWith('file://')) path = fileURLToPath(path);
+    if (!path.startsWith('/')) continue;
+    const file = relative(root, path);
+    if (file.startsWith('..') || file.split('/').includes('node_modules')) continue;
+    const entry = (files[file] ??= { executed: {}, known: [] });
+    for (const fn of script.functions) {
+      const short = shortName(fn.functionName);
+      if (!short) continue;
+      if (!entry.known.includes(short)) entry.known.push(short);
+      const count = fn.ranges[0]?.count ?? 0;
+      if (count > 0) entry.executed[short] = (entry.executed[short] ?? 0) + count;
+    }
+  }
+}
+writeFileSync(output, JSON.stringify(files));

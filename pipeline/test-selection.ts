@@ -1,0 +1,75 @@
+import type { CoverageMap, Site } from './records.js';
+
+/** The test files to run for a candidate, most likely to notice it first, and how long to allow. */
+export interface Selection {
+  files: string[];
+  timeoutMs: number;
+}
+
+const withoutExtension = (path: string) => path.replace(/\.[cm]?[jt]sx?$/, '');
+
+/** The name V8 gives a unit's function: `Parser.parse` runs as `parse`, a constructor as its class. */
+export function runtimeName(unit: string): string {
+  const parts = unit.split('.');
+  const last = parts.at(-1)!;
+  return last === 'constructor' && parts.length > 1 ? parts.at(-2)! : last;
+}
+
+/**
+ * The files the tests loaded that hold `source`: the file itself, or its built output (a path
+ * ending in the same path without extension, such as build/lib/parse.js for lib/parse.ts).
+ */
+function loadedAs(source: string, loaded: Iterable<string>): string[] {
+  const stem = withoutExtension(source);
+  return [...loaded].filter((path) => {
+    const other = withoutExtension(path);
+    return other === stem || other.endsWith(`/${stem}`);
+  });
+}
+
+/**
+ * The test files that can notice a change to these sites: those that executed one of the sites'
+ * functions, or, where V8 knows no function of that name (a bundler renamed it), those that
+ * loaded the file; plus every file whose coverage could not be measured. A test file that never
+ * calls the function runs exactly as before, so its tests pass as they did at baseline.
+ */
+export function coveringTestFiles(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[]): string[] {
+  const covering = new Set(coverage.testFiles.filter((test) => !test.measured).map((test) => test.file));
+  const allLoaded = Object.keys(coverage.known);
+  for (const site of sites) {
+    const paths = loadedAs(site.file, allLoaded);
+    const name = runtimeName(site.unit);
+    const named = paths.some((path) => coverage.known[path]!.includes(name));
+    for (const test of coverage.testFiles) {
+      const ran = paths.some((path) => {
+        const executed = test.executed[path];
+        return executed !== undefined && (named ? (executed[name] ?? 0) > 0 : true);
+      });
+      if (ran) covering.add(test.file);
+    }
+  }
+  return [...covering];
+}
+
+/**
+ * The covering files ordered for a kill screen: a test file named after the changed file first
+ * (parse.test.ts for parse.ts), then the one calling the function most often, then the fastest.
+ * The timeout scales with their baseline time and never exceeds the whole suite's.
+ */
+export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[], timeouts: { factor: number; minimumMs: number; wholeSuiteMs: number }): Selection {
+  const byFile = new Map(coverage.testFiles.map((test) => [test.file, test]));
+  const stems = new Set(sites.map((site) => withoutExtension(site.file).split('/').pop()!));
+  const names = new Set(sites.map((site) => runtimeName(site.unit)));
+  const rank = (file: string) => {
+    const test = byFile.get(file)!;
+    const base = file.split('/').pop()!.split('.')[0]!;
+    const calls = Object.values(test.executed).reduce((sum, executed) => sum + [...names].reduce((n, name) => n + (executed[name] ?? 0), 0), 0);
+    return { named: stems.has(base) ? 0 : 1, calls, durationMs: test.durationMs };
+  };
+  const files = coveringTestFiles(coverage, sites)
+    .map((file) => ({ file, ...rank(file) }))
+    .sort((a, b) => a.named - b.named || b.calls - a.calls || a.durationMs - b.durationMs || a.file.localeCompare(b.file))
+    .map((ranked) => ranked.file);
+  const baselineMs = files.reduce((sum, file) => sum + byFile.get(file)!.durationMs, 0);
+  return { files, timeoutMs: Math.min(timeouts.wholeSuiteMs, Math.round(timeouts.factor * baselineMs + timeouts.minimumMs)) };
+}
