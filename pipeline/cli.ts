@@ -150,7 +150,7 @@ function withRunOptions(command: Command): Command {
     .option('--docker-memory <size>', `memory limit of a container, e.g. 512m (default ${DEFAULTS.dockerMemory})`)
     .option('--docker-cpus <n>', `CPUs of a container (default ${DEFAULTS.dockerCpus})`, Number)
     .option('--baseline-runs <n>', `times the test suite runs at setup to find flaky tests (default ${DEFAULTS.baselineRuns})`, integer(2))
-    .option('--whole-suite', 'run the whole test suite for every candidate instead of the tests that execute its code (slower; for comparison)')
+    .option('--whole-suite', 'validate the slow reference way: the whole test suite and the full build for every candidate, ignoring coverage')
     .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
     .option('--dataset-version <version>', 'semantic version to write (default: the next minor version, 1.0.0 first)')
     .option('--visible-tests', 'leave the test files of FAIL_TO_PASS tests in the task (hidden and restored by test_patch by default)')

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { filesOf, mutatedFiles } from './candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from './errors.js';
+import { TranspileBuild } from './incremental-build.js';
 import { Progress } from './progress.js';
 import type { RepoProfile } from './profile.js';
 import { type BaselineTest, type Candidate, CoverageMap, type Environment, type FailedTest, type Verdict } from './records.js';
@@ -25,8 +26,8 @@ interface Judge {
   environment: Environment;
   adapter: RunnerAdapter;
   request: Omit<TestRequest, 'timeoutMs'>;
-  /** Runs the build when the tests use built output; says why it failed, or nothing. */
-  rebuild(sandbox: Sandbox): Promise<string | undefined>;
+  /** Rebuilds after these files changed when the tests use built output; says why it failed, or nothing. */
+  rebuild(sandbox: Sandbox, changed: Map<string, string>): Promise<string | undefined>;
   stable: BaselineTest[];
   /** The test files a candidate needs (all when undefined) and its time limit. */
   select(candidate: Candidate): { files?: string[]; timeoutMs: number };
@@ -43,8 +44,10 @@ function crashesByFile(results: TestResult[]): Map<string, TestResult> {
 async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   const started = performance.now();
   const mutatedTexts = mutatedFiles(candidate.sites, (file) => ctx.originals.get(file)!);
+  const originalTexts = new Map([...mutatedTexts.keys()].map((file) => [file, ctx.originals.get(file)!]));
   const restore = async (sandbox: Sandbox) => {
-    for (const file of mutatedTexts.keys()) await sandbox.writeFile(file, ctx.originals.get(file)!);
+    for (const [file, text] of originalTexts) await sandbox.writeFile(file, text);
+    return ctx.rebuild(sandbox, originalTexts);
   };
   const sandbox = await ctx.sandboxes.acquire();
   let mutated = false;
@@ -68,7 +71,7 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   try {
     mutated = true;
     for (const [file, text] of mutatedTexts) await sandbox.writeFile(file, text);
-    const built = await ctx.rebuild(sandbox);
+    const built = await ctx.rebuild(sandbox, mutatedTexts);
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
     const selection = ctx.select(candidate);
     if (selection.files?.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
@@ -103,9 +106,8 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     if (passToPass.length === 0) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
 
     // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
-    await restore(sandbox);
+    const rebuilt = await restore(sandbox);
     mutated = false;
-    const rebuilt = await ctx.rebuild(sandbox);
     if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
     const only = [...new Set(failed.map((test) => test.file))];
     const fixed = await run({ ...ctx.request, only, timeoutMs: ctx.environment.timeoutMs });
@@ -118,12 +120,31 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   } finally {
     if (ctx.sandboxes.reuses && mutated) {
       // A reused sandbox gives the next candidate the clean files and their build; one whose clean build fails goes.
-      await restore(sandbox);
-      if (await ctx.rebuild(sandbox)) await sandbox.dispose();
+      if (await restore(sandbox)) await sandbox.dispose();
       else await ctx.sandboxes.release(sandbox);
     } else {
       await ctx.sandboxes.release(sandbox);
     }
+  }
+}
+
+/**
+ * The per-file compile of a tsc build, when it reproduces the build's own output byte for byte for
+ * every file the candidates change; otherwise null, and candidates run the whole build.
+ */
+async function transpileMatchingBuild(workspace: string, build: string, originals: Map<string, string>, sandboxes: SandboxPool): Promise<TranspileBuild | null> {
+  const transpile = TranspileBuild.of(workspace, build);
+  if (!transpile) return null;
+  const sandbox = await sandboxes.acquire();
+  try {
+    for (const [file, text] of originals) {
+      const emitted = transpile.emit(file, text);
+      if (!emitted) return null;
+      for (const [output, expected] of emitted) if ((await sandbox.readFile(output).catch(() => undefined)) !== expected) return null;
+    }
+    return transpile;
+  } finally {
+    await sandboxes.release(sandbox);
   }
 }
 
@@ -167,12 +188,18 @@ export async function judgeCandidates(ctx: StageContext, stage: string, pending:
   const coverage = options.wholeSuite ? undefined : store.getMeta('coverage', CoverageMap);
   if (!options.wholeSuite && !coverage) log.warn(`${stage}: this run has no coverage from setup; every candidate runs the whole suite`);
   const build = profile.buildBeforeTests ? profile.build : null;
+  const transpile = build && !options.wholeSuite ? await transpileMatchingBuild(environment.workspace, build, originals, sandboxes) : null;
+  if (build) log.info(`${stage}: ${transpile ? 'each candidate recompiles only the files it changes' : `each candidate runs the build (${build})`}`);
   const judgeContext: Judge = {
     environment,
     adapter: runnerNamed(profile.runner),
     request: { testFiles: environment.testFiles, args: profile.runnerArgs },
-    async rebuild(sandbox) {
+    async rebuild(sandbox, changed) {
       if (!build) return undefined;
+      if (transpile) {
+        for (const [file, text] of changed) for (const [output, emitted] of transpile.emit(file, text)!) await sandbox.writeFile(output, emitted);
+        return undefined;
+      }
       const result = await sandbox.exec(build, { timeoutMs: profile.timeouts.installMs });
       return result.timedOut || result.exitCode !== 0 ? `build failed: ${result.outputTail.slice(-500)}` : undefined;
     },

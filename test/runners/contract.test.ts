@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { learnCoverage } from '../../pipeline/coverage.js';
 import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from '../../pipeline/runners/types.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
@@ -104,6 +105,21 @@ describe.each(CASES.map((contract) => ({ ...contract, runner: contract.adapter.n
     const outcome = await run([contract.hang], 8_000);
     const timedOut = outcome.kind === 'timeout' || (outcome.kind === 'results' && outcome.results.some((result) => result.status === 'timeout'));
     expect(timedOut).toBe(true);
+  });
+
+  it('lets coverage see the functions a test file executes, in whatever processes the runner starts', async () => {
+    const coverage = await learnCoverage({
+      adapter,
+      testFiles: [contract.basic, contract.crash, contract.hang],
+      only: [contract.basic],
+      args: contract.args,
+      env: {},
+      timeoutMs: 30_000,
+      concurrency: 1,
+      open: async () => sandbox,
+      close: async () => undefined,
+    });
+    expect(coverage.testFiles[0]).toMatchObject({ file: contract.basic, measured: true, executed: { 'src/math.ts': { add: expect.any(Number) } } });
   });
 
   it('calls a run in which no test was reported an infrastructure problem, not a verdict', async () => {

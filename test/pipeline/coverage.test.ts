@@ -1,0 +1,82 @@
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CoverageMap, type Verdict } from '../../pipeline/records.js';
+import { RunStore } from '../../pipeline/store.js';
+import { copyFixture, swesynth, tempDir } from '../helpers.js';
+
+function profileOf(repo: string): string {
+  const path = join(tempDir('profile'), 'local__tsc-build.json');
+  writeFileSync(path, JSON.stringify({
+    name: 'local/tsc-build',
+    url: repo,
+    commit: null,
+    packageManager: 'npm',
+    install: null,
+    build: 'tsc -p tsconfig.json',
+    buildBeforeTests: true,
+    runner: 'node-test',
+    source: { include: ['src/**/*.ts'], exclude: [] },
+    tests: ['test/*.test.mjs'],
+  }));
+  return path;
+}
+
+function read<T>(runDir: string, read: (store: RunStore) => T): T {
+  const store = new RunStore(join(runDir, 'run.db'));
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** What validation decided per candidate, timings left out. */
+const decisions = (verdicts: Verdict[]) =>
+  verdicts.map(({ candidateId, status, failToPass, passToPass }) => ({ candidateId, status, failToPass, passToPass })).sort((a, b) => a.candidateId.localeCompare(b.candidateId));
+
+describe('coverage-guided validation', () => {
+  const profile = profileOf(copyFixture('tsc-build'));
+  const prepared = join(tempDir('coverage'), 'run');
+
+  it('learns at setup which functions each test file executes, through the built output', async () => {
+    const setup = await swesynth(['setup', profile, '--run-dir', prepared, '--baseline-runs', '2', '--no-progress']);
+    expect(setup.exitCode, setup.stderr).toBe(0);
+    const coverage = read(prepared, (store) => store.getMeta('coverage', CoverageMap))!;
+    const byFile = Object.fromEntries(coverage.testFiles.map((test) => [test.file, test]));
+    expect(byFile['test/range.test.mjs']).toMatchObject({ measured: true, executed: { 'build/src/range.js': { range: 2, clamp: 3 } } });
+    expect(byFile['test/text.test.mjs']!.executed['build/src/text.js']).toEqual({ capitalize: 2 });
+    expect(byFile['test/text.test.mjs']!.executed['build/src/range.js']).toBeUndefined();
+    // V8 saw isPalindrome without running it: that tells an uncovered function from an unknown name.
+    expect(coverage.known['build/src/text.js']).toContain('isPalindrome');
+  });
+
+  it('keeps exactly the tasks of the whole suite with a full build per candidate, and never runs uncovered code', async () => {
+    // Operators that cannot make a loop run forever: a mutant racing the clock for memory could end
+    // either way on a busy machine, and this test compares verdicts exactly.
+    const operators = 'comparison-boundary,equality-flip,negated-condition,changed-return-value,removed-early-return,swapped-method-pair,removed-return-value';
+    const mutate = await swesynth(['mutate', profile, '--run-dir', prepared, '--max-candidates', '0', '--operators', operators, '--no-progress']);
+    expect(mutate.exitCode, mutate.stderr).toBe(0);
+    const validated: Record<string, Verdict[]> = {};
+    const logs: Record<string, string> = {};
+    for (const [way, flags] of [['default', []], ['reference', ['--whole-suite']]] as const) {
+      const runDir = join(tempDir(way), 'run');
+      mkdirSync(runDir, { recursive: true });
+      copyFileSync(join(prepared, 'run.db'), join(runDir, 'run.db'));
+      const result = await swesynth(['validate', profile, '--run-dir', runDir, '--no-progress', ...flags]);
+      expect(result.exitCode, result.stderr).toBe(0);
+      validated[way] = read(runDir, (store) => store.verdicts());
+      logs[way] = result.stderr;
+    }
+    expect(logs.default).toContain('each candidate recompiles only the files it changes');
+    expect(logs.reference).toContain('each candidate runs the build (tsc -p tsconfig.json)');
+    expect(decisions(validated.default!)).toEqual(decisions(validated.reference!));
+    expect(validated.default!.filter((verdict) => verdict.status === 'kept').length).toBeGreaterThan(5);
+
+    const candidates = read(prepared, (store) => store.candidates());
+    const unitOf = new Map(candidates.map((candidate) => [candidate.id, candidate.unit]));
+    const uncovered = validated.default!.filter((verdict) => unitOf.get(verdict.candidateId) === 'isPalindrome');
+    expect(uncovered.length).toBeGreaterThan(0);
+    for (const verdict of uncovered) expect(verdict).toMatchObject({ status: 'survived', detail: 'no test executes the changed code', testsMs: 0 });
+  });
+});
