@@ -40,6 +40,30 @@ function crashesByFile(results: TestResult[]): Map<string, TestResult> {
   return new Map(results.filter((result) => result.titlePath[0] === '(file)').map((result) => [result.file, result]));
 }
 
+/**
+ * Sorts the stable tests into those a run failed and those it passed. A test of a file the run
+ * left out (it never executes the changed code) passes as it did at baseline; a stable test
+ * missing from the run failed, its file having crashed before reporting it.
+ */
+function tally(candidate: Candidate, stable: BaselineTest[], runResults: TestResult[], ran: Set<string> | undefined) {
+  const results = new Map(runResults.map((result) => [result.id, result]));
+  const crashes = crashesByFile(runResults);
+  const failToPass: string[] = [];
+  const passToPass: string[] = [];
+  const failed: FailedTest[] = [];
+  for (const test of stable) {
+    const result = results.get(test.id);
+    if (result?.status === 'pass' || (ran && !ran.has(test.file))) {
+      passToPass.push(test.id);
+      continue;
+    }
+    failToPass.push(test.id);
+    const failure = result?.failure ?? crashes.get(test.file)?.failure;
+    failed.push({ candidateId: candidate.id, testId: test.id, file: test.file, titlePath: test.titlePath, status: result?.status ?? 'missing', ...(failure ? { failure } : {}) });
+  }
+  return { failToPass, passToPass, failed };
+}
+
 /** Runs one candidate in a worker's sandbox and decides whether it makes a task. */
 async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
   const started = performance.now();
@@ -75,32 +99,31 @@ async function judge(candidate: Candidate, ctx: Judge): Promise<Outcome> {
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
     const selection = ctx.select(candidate);
     if (selection.files?.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
-    const mutantRun = await run({ ...ctx.request, only: selection.files, timeoutMs: selection.timeoutMs });
-    if (mutantRun.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${selection.timeoutMs} ms` }), failed: [] };
-    if (mutantRun.kind === 'broken') {
-      return { verdict: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }), failed: [] };
-    }
 
-    // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
-    const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
-    if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
-    const results = new Map(mutantRun.results.map((result) => [result.id, result]));
-    const crashes = crashesByFile(mutantRun.results);
-    const failToPass: string[] = [];
-    const passToPass: string[] = [];
-    const failed: FailedTest[] = [];
-    const ran = selection.files && new Set(selection.files);
-    for (const test of ctx.stable) {
-      const result = results.get(test.id);
-      // A test file that does not execute the changed code passes as it did at baseline.
-      if (result?.status === 'pass' || (ran && !ran.has(test.file))) {
-        passToPass.push(test.id);
-        continue;
+    /** Runs these test files on the mutant; a run without per-test results ends the candidate. */
+    const runMutant = async (only: string[] | undefined, timeoutMs: number): Promise<Outcome | TestResult[]> => {
+      const mutantRun = await run({ ...ctx.request, only, timeoutMs });
+      if (mutantRun.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }), failed: [] };
+      if (mutantRun.kind === 'broken') {
+        return { verdict: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }), failed: [] };
       }
-      // A stable test missing from the run is a failure: its file crashed before reporting it.
-      failToPass.push(test.id);
-      const failure = result?.failure ?? crashes.get(test.file)?.failure;
-      failed.push({ candidateId: candidate.id, testId: test.id, file: test.file, titlePath: test.titlePath, status: result?.status ?? 'missing', ...(failure ? { failure } : {}) });
+      // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
+      const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
+      if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
+      return mutantRun.results;
+    };
+    // The screen: only the test files that execute the changed code.
+    let results = await runMutant(selection.files, selection.timeoutMs);
+    if (!Array.isArray(results)) return results;
+    let ran = selection.files && new Set(selection.files);
+    let { failToPass, passToPass, failed } = tally(candidate, ctx.stable, results, ran);
+    if (ran && failToPass.length > 0 && !ctx.adapter.isolatesFiles) {
+      // Files share one process in this runner, so a killed mutant can break later files through
+      // state it leaves behind (a global it deleted): the complete lists need the whole suite.
+      results = await runMutant(undefined, ctx.environment.timeoutMs);
+      if (!Array.isArray(results)) return results;
+      ran = undefined;
+      ({ failToPass, passToPass, failed } = tally(candidate, ctx.stable, results, ran));
     }
     if (failToPass.length === 0) return { verdict: verdict('survived'), failed: [] };
     if (passToPass.length === 0) return { verdict: verdict('no-pass', { failToPass }), failed: [] };

@@ -9,6 +9,7 @@ import type { RunnerAdapter } from './types.js';
  */
 export const mocha: RunnerAdapter = {
   name: 'mocha',
+  isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {
       file: 'node_modules/.bin/mocha',

@@ -3,6 +3,7 @@ import type { RunnerAdapter } from './types.js';
 
 export const nodeTest: RunnerAdapter = {
   name: 'node-test',
+  isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {
       file: tools.node,

@@ -64,6 +64,11 @@ export type RunnerName = (typeof RUNNER_NAMES)[number];
 /** One test framework: how to call it, and how to read what it reports. */
 export interface RunnerAdapter {
   name: RunnerName;
+  /**
+   * Whether each test file runs in a fresh module registry or process, so that one file cannot
+   * change what another sees (mocha and tape load every file into one process).
+   */
+  isolatesFiles: boolean;
   command(request: RunnerRequest): Command;
   /**
    * Per-test results from the report; `root` turns absolute paths repository-relative. A report
