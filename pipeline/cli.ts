@@ -10,6 +10,7 @@ import { openRun, requireEarlierStages, STAGES } from './stages.js';
 import type { StageName } from './store.js';
 import { connectEngine, pruneContainers } from './sandbox/docker.js';
 import { DEFAULT_BASE_IMAGE } from './sandbox/images.js';
+import { DEFAULT_QUEUE, runWorker } from './scheduling/bullmq.js';
 import { buildImageFromProfile } from './setup.js';
 import { collectStats, evaluateDataset, exportFromRuns, sourcesOf, type RunSettings } from './stages.js';
 import { diffDatasets, verifyDataset } from './dataset/read.js';
@@ -42,6 +43,9 @@ interface Flags {
   dockerCpus?: number;
   baselineRuns?: number;
   wholeSuite?: boolean;
+  scheduler?: 'in-process' | 'bullmq';
+  redis?: string;
+  queue?: string;
   dataset?: string;
   datasetVersion?: string;
   out?: string;
@@ -104,6 +108,9 @@ function runOptionsOf(flags: Flags): RunSettings {
       },
       baselineRuns: flags.baselineRuns ?? config.baselineRuns ?? DEFAULTS.baselineRuns,
       wholeSuite: flags.wholeSuite ?? false,
+      scheduler: flags.scheduler ?? config.scheduler ?? DEFAULTS.scheduler,
+      redis: flags.redis ?? config.redis ?? null,
+      queue: flags.queue ?? config.queue ?? DEFAULT_QUEUE,
       dataset: flags.dataset,
       datasetVersion: flags.datasetVersion ?? null,
       outDir: flags.out ?? config.out ?? DEFAULTS.out,
@@ -150,6 +157,9 @@ function withRunOptions(command: Command): Command {
     .option('--docker-memory <size>', `memory limit of a container, e.g. 512m (default ${DEFAULTS.dockerMemory})`)
     .option('--docker-cpus <n>', `CPUs of a container (default ${DEFAULTS.dockerCpus})`, Number)
     .option('--baseline-runs <n>', `times the test suite runs at setup to find flaky tests (default ${DEFAULTS.baselineRuns})`, integer(2))
+    .addOption(new Option('--scheduler <kind>', `where candidates are validated: in this process, or by \`swesynth worker\` processes through BullMQ (default ${DEFAULTS.scheduler})`).choices(['in-process', 'bullmq']))
+    .option('--redis <url>', 'the Redis server of the bullmq scheduler, e.g. redis://127.0.0.1:6379')
+    .option('--queue <name>', `the BullMQ queue, shared with the workers (default ${DEFAULT_QUEUE})`)
     .option('--whole-suite', 'validate the slow reference way: the whole test suite and the full build for every candidate, ignoring coverage')
     .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
     .option('--dataset-version <version>', 'semantic version to write (default: the next minor version, 1.0.0 first)')
@@ -286,6 +296,33 @@ Examples:
         ];
         process.stdout.write(`${lines.join('\n')}\n`);
       }
+    });
+
+  program
+    .command('worker')
+    .description('take validation jobs from a BullMQ queue on Redis until stopped (Ctrl-C finishes the jobs in hand)')
+    .requiredOption('--redis <url>', 'the Redis server the coordinator (swesynth run --scheduler bullmq) uses')
+    .option('--queue <name>', `the BullMQ queue to take jobs from (default ${DEFAULT_QUEUE})`)
+    .option('--concurrency <n>', `jobs at once (default ${DEFAULTS.concurrency}, the CPU count)`, integer(1))
+    .option('--work-dir <dir>', `where prepared repositories are kept between runs (default ${DEFAULTS.workDir})`)
+    .option('--lock-duration <ms>', `how long a job stays with a worker that stopped answering before another takes it (default ${DEFAULTS.lockDurationMs})`, integer(1000))
+    .option('--base-image <name>', `base image for environment images of runs in Docker (default $SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE})`)
+    .option('--docker-memory <size>', `memory limit of a container (default ${DEFAULTS.dockerMemory})`)
+    .option('--docker-cpus <n>', `CPUs of a container (default ${DEFAULTS.dockerCpus})`, Number)
+    .addHelpText('after', '\nExamples:\n  $ swesynth worker --redis redis://10.0.0.5:6379                 # on each machine\n  $ swesynth run repos/acme__widgets.json --scheduler bullmq --redis redis://10.0.0.5:6379   # on one\n')
+    .action(async (flags: { redis: string; queue?: string; concurrency?: number; workDir?: string; lockDuration?: number; baseImage?: string; dockerMemory?: string; dockerCpus?: number }) => {
+      await runWorker({
+        redis: flags.redis,
+        queue: flags.queue ?? DEFAULT_QUEUE,
+        concurrency: flags.concurrency ?? DEFAULTS.concurrency,
+        workDir: flags.workDir ?? DEFAULTS.workDir,
+        lockDurationMs: flags.lockDuration ?? DEFAULTS.lockDurationMs,
+        docker: {
+          baseImage: flags.baseImage ?? process.env.SWESYNTH_BASE_IMAGE ?? DEFAULT_BASE_IMAGE,
+          limits: { memoryBytes: bytesOf(flags.dockerMemory ?? DEFAULTS.dockerMemory), cpus: flags.dockerCpus ?? DEFAULTS.dockerCpus, pids: DEFAULTS.dockerPids },
+        },
+        log,
+      });
     });
 
   program

@@ -29,6 +29,9 @@ export const ConfigFile = z
     dockerMemory: z.string().regex(/^\d+(\.\d+)?[kmg]?$/i),
     dockerCpus: z.number().positive(),
     runsDir: z.string(),
+    scheduler: z.enum(['in-process', 'bullmq']),
+    redis: z.string().url(),
+    queue: z.string().min(1),
   })
   .partial()
   .strict();
@@ -55,6 +58,9 @@ export const DEFAULTS = {
   dockerPids: 1024,
   out: 'out',
   runsDir: '.swesynth/runs',
+  scheduler: 'in-process' as const,
+  workDir: '.swesynth/worker',
+  lockDurationMs: 30_000,
 };
 
 /** The config file: the one named, or swesynth.config.json in the working directory if present. */

@@ -19,6 +19,11 @@ export interface RunOptions {
   baselineRuns: number;
   /** Run every candidate against the whole suite, ignoring what coverage says (the slow reference). */
   wholeSuite: boolean;
+  /** Where validation runs: in this process, or on queue workers through BullMQ on Redis. */
+  scheduler: 'in-process' | 'bullmq';
+  redis: string | null;
+  /** The BullMQ queue's name; coordinator and workers must agree on it. */
+  queue: string;
   dataset: string;
   datasetVersion: string | null;
   outDir: string;

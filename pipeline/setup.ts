@@ -21,7 +21,7 @@ import type { Sandbox } from './sandbox/types.js';
 const BASELINE_TIMEOUT_MS = 15 * 60_000;
 
 /** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
-async function materialize({ location, profile }: Pick<StageContext, 'location' | 'profile'>, workspace: string): Promise<string> {
+export async function materialize({ location, profile }: Pick<StageContext, 'location' | 'profile'>, workspace: string): Promise<string> {
   await rm(workspace, { recursive: true, force: true });
   await mkdir(dirname(workspace), { recursive: true });
   const local = !isGitUrl(location);

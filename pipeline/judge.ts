@@ -1,0 +1,220 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { filesOf, mutatedFiles } from './candidates.js';
+import { TranspileBuild } from './incremental-build.js';
+import { RepoProfile } from './profile.js';
+import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, Verdict } from './records.js';
+import { runnerNamed } from './runners/index.js';
+import { runTests, type TestRequest } from './runners/run-tests.js';
+import type { RunnerAdapter, TestResult } from './runners/types.js';
+import type { SandboxPool } from './sandbox/pool.js';
+import type { Sandbox } from './sandbox/types.js';
+import { selectTests } from './test-selection.js';
+
+/**
+ * Everything judging needs besides the candidate and a place to run it: what setup learned and
+ * how to validate. A queue worker on another machine receives it once per run.
+ */
+export const ValidationSpec = z.object({
+  profile: RepoProfile,
+  /** Where the repository's code comes from: a local path or a git URL. */
+  location: z.string(),
+  environment: Environment,
+  stable: z.array(BaselineTest),
+  /** Null runs every candidate against the whole suite. */
+  coverage: CoverageMap.nullable(),
+  /** The reference way: the whole suite and the full build for every candidate. */
+  wholeSuite: z.boolean(),
+});
+export type ValidationSpec = z.infer<typeof ValidationSpec>;
+
+/** What judging a candidate decided: its verdict and, for a kept one, the failures it causes. */
+export const Outcome = z.object({ verdict: Verdict, failed: z.array(FailedTest) });
+export type Outcome = z.infer<typeof Outcome>;
+
+export interface Judge {
+  environment: Environment;
+  adapter: RunnerAdapter;
+  request: Omit<TestRequest, 'timeoutMs'>;
+  /** Rebuilds after these files changed when the tests use built output; says why it failed, or nothing. */
+  rebuild(sandbox: Sandbox, changed: Map<string, string>): Promise<string | undefined>;
+  /** How many rebuilds compiled only the changed files, and how many ran the whole build. */
+  rebuilds: { alone: number; full: number };
+  stable: BaselineTest[];
+  /** The test files a candidate needs (all when undefined) and its time limit. */
+  select(candidate: Pick<Candidate, 'sites'>): { files?: string[]; timeoutMs: number };
+  /** The clean text of each of these files. */
+  originals(files: string[]): Promise<Map<string, string>>;
+  sandboxes: SandboxPool;
+}
+
+/** A file that crashed on load reports one error instead of its tests; its tests inherit it. */
+function crashesByFile(results: TestResult[]): Map<string, TestResult> {
+  return new Map(results.filter((result) => result.titlePath[0] === '(file)').map((result) => [result.file, result]));
+}
+
+/**
+ * Sorts the stable tests into those a run failed and those it passed. A test of a file the run
+ * left out (it never executes the changed code) passes as it did at baseline; a stable test
+ * missing from the run failed, its file having crashed before reporting it.
+ */
+function tally(candidate: Pick<Candidate, 'id'>, stable: BaselineTest[], runResults: TestResult[], ran: Set<string> | undefined) {
+  const results = new Map(runResults.map((result) => [result.id, result]));
+  const crashes = crashesByFile(runResults);
+  const failToPass: string[] = [];
+  const passToPass: string[] = [];
+  const failed: FailedTest[] = [];
+  for (const test of stable) {
+    const result = results.get(test.id);
+    if (result?.status === 'pass' || (ran && !ran.has(test.file))) {
+      passToPass.push(test.id);
+      continue;
+    }
+    failToPass.push(test.id);
+    const failure = result?.failure ?? crashes.get(test.file)?.failure;
+    failed.push({ candidateId: candidate.id, testId: test.id, file: test.file, titlePath: test.titlePath, status: result?.status ?? 'missing', ...(failure ? { failure } : {}) });
+  }
+  return { failToPass, passToPass, failed };
+}
+
+/** Runs one candidate in a sandbox of the pool and decides whether it makes a task. */
+export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Judge): Promise<Outcome> {
+  const started = performance.now();
+  const originalTexts = await ctx.originals(filesOf(candidate.sites));
+  const mutatedTexts = mutatedFiles(candidate.sites, (file) => originalTexts.get(file)!);
+  const restore = async (sandbox: Sandbox) => {
+    for (const [file, text] of originalTexts) await sandbox.writeFile(file, text);
+    return ctx.rebuild(sandbox, originalTexts);
+  };
+  const sandbox = await ctx.sandboxes.acquire();
+  let mutated = false;
+  let testsMs = 0;
+  const run = async (request: TestRequest) => {
+    const result = await runTests(sandbox, ctx.adapter, request);
+    // Runners with parallel workers report more test time than passed on the clock.
+    if (result.kind === 'results') testsMs += Math.min(result.durationMs, result.results.reduce((sum, test) => sum + test.durationMs, 0));
+    return result;
+  };
+  const verdict = (status: Verdict['status'], extra: Partial<Verdict> = {}): Verdict => ({
+    candidateId: candidate.id,
+    status,
+    failToPass: [],
+    passToPass: [],
+    durationMs: Math.round(performance.now() - started),
+    testsMs: Math.round(testsMs),
+    validatedAt: new Date().toISOString(),
+    ...extra,
+  });
+  try {
+    mutated = true;
+    for (const [file, text] of mutatedTexts) await sandbox.writeFile(file, text);
+    const built = await ctx.rebuild(sandbox, mutatedTexts);
+    if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
+    const selection = ctx.select(candidate);
+    if (selection.files?.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
+
+    /** Runs these test files on the mutant; a run without per-test results ends the candidate. */
+    const runMutant = async (only: string[] | undefined, timeoutMs: number): Promise<Outcome | TestResult[]> => {
+      const mutantRun = await run({ ...ctx.request, only, timeoutMs });
+      if (mutantRun.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }), failed: [] };
+      if (mutantRun.kind === 'broken') {
+        return { verdict: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }), failed: [] };
+      }
+      // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
+      const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
+      if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
+      return mutantRun.results;
+    };
+    // The screen: only the test files that execute the changed code.
+    let results = await runMutant(selection.files, selection.timeoutMs);
+    if (!Array.isArray(results)) return results;
+    let ran = selection.files && new Set(selection.files);
+    let { failToPass, passToPass, failed } = tally(candidate, ctx.stable, results, ran);
+    if (ran && failToPass.length > 0 && !ctx.adapter.isolatesFiles) {
+      // Files share one process in this runner, so a killed mutant can break later files through
+      // state it leaves behind (a global it deleted): the complete lists need the whole suite.
+      results = await runMutant(undefined, ctx.environment.timeoutMs);
+      if (!Array.isArray(results)) return results;
+      ran = undefined;
+      ({ failToPass, passToPass, failed } = tally(candidate, ctx.stable, results, ran));
+    }
+    if (failToPass.length === 0) return { verdict: verdict('survived'), failed: [] };
+    if (passToPass.length === 0) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
+
+    // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
+    const rebuilt = await restore(sandbox);
+    mutated = false;
+    if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
+    const only = [...new Set(failed.map((test) => test.file))];
+    const fixed = await run({ ...ctx.request, only, timeoutMs: ctx.environment.timeoutMs });
+    const passing = new Set(fixed.kind === 'results' ? fixed.results.filter((result) => result.status === 'pass').map((result) => result.id) : []);
+    const stillFailing = failToPass.filter((id) => !passing.has(id));
+    if (stillFailing.length > 0) {
+      return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: `still failing after the fix: ${stillFailing.slice(0, 5).join(', ')}` }), failed: [] };
+    }
+    return { verdict: verdict('kept', { failToPass, passToPass }), failed };
+  } finally {
+    if (ctx.sandboxes.reuses && mutated) {
+      // A reused sandbox gives the next candidate the clean files and their build; one whose clean build fails goes.
+      if (await restore(sandbox)) await sandbox.dispose();
+      else await ctx.sandboxes.release(sandbox);
+    } else {
+      await ctx.sandboxes.release(sandbox);
+    }
+  }
+}
+
+
+/**
+ * The judge of a run's candidates, over the repository's clean checkout in `workspace` (installed
+ * and built) and sandboxes from `sandboxes`.
+ */
+export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: SandboxPool): Judge {
+  const { profile, environment, coverage } = spec;
+  const clean = new Map<string, Promise<string>>();
+  const build = profile.buildBeforeTests ? profile.build : null;
+  const transpile = build && !spec.wholeSuite ? TranspileBuild.of(workspace, build) : null;
+  // Per file, whether compiling it alone reproduces the build's own output; checked on first use.
+  const reproducible = new Map<string, Promise<boolean>>();
+  const reproduces = (sandbox: Sandbox, file: string, text: string): Promise<boolean> => {
+    if (!reproducible.has(file)) {
+      reproducible.set(file, (async () => {
+        const emitted = transpile?.emit(file, text);
+        if (!emitted) return false;
+        for (const [output, expected] of emitted) if ((await sandbox.readFile(output).catch(() => undefined)) !== expected) return false;
+        return true;
+      })());
+    }
+    return reproducible.get(file)!;
+  };
+  return {
+    environment,
+    adapter: runnerNamed(profile.runner),
+    request: { testFiles: environment.testFiles, args: profile.runnerArgs },
+    stable: spec.stable,
+    select: coverage
+      ? (candidate) => selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs })
+      : () => ({ timeoutMs: environment.timeoutMs }),
+    async originals(files) {
+      for (const file of files) if (!clean.has(file)) clean.set(file, readFile(join(workspace, file), 'utf8'));
+      return new Map(await Promise.all(files.map(async (file) => [file, await clean.get(file)!] as const)));
+    },
+    async rebuild(sandbox, changed) {
+      if (!build) return undefined;
+      const originals = await this.originals([...changed.keys()]);
+      // The first call for a file comes with the sandbox still clean, so its output is the build's.
+      const alone = (await Promise.all([...changed.keys()].map((file) => reproduces(sandbox, file, originals.get(file)!)))).every(Boolean);
+      if (alone) {
+        this.rebuilds.alone++;
+        for (const [file, text] of changed) for (const [output, emitted] of transpile!.emit(file, text)!) await sandbox.writeFile(output, emitted);
+        return undefined;
+      }
+      this.rebuilds.full++;
+      const result = await sandbox.exec(build, { timeoutMs: profile.timeouts.installMs });
+      return result.timedOut || result.exitCode !== 0 ? `build failed: ${result.outputTail.slice(-500)}` : undefined;
+    },
+    rebuilds: { alone: 0, full: 0 },
+    sandboxes,
+  };
+}
