@@ -68,8 +68,8 @@ describe('coverage-guided validation', () => {
       validated[way] = read(runDir, (store) => store.verdicts());
       logs[way] = result.stderr;
     }
-    expect(logs.default).toContain('each candidate recompiles only the files it changes');
-    expect(logs.reference).toContain('each candidate runs the build (tsc -p tsconfig.json)');
+    expect(logs.default).toMatch(/[1-9]\d* rebuilds compiled only the changed files, 0 ran the build/);
+    expect(logs.reference).toMatch(/: 0 rebuilds compiled only the changed files, [1-9]\d* ran the build \(tsc -p tsconfig.json\)/);
     expect(decisions(validated.default!)).toEqual(decisions(validated.reference!));
     expect(validated.default!.filter((verdict) => verdict.status === 'kept').length).toBeGreaterThan(5);
 
