@@ -87,15 +87,7 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     for (const [file, text] of originalTexts) await sandbox.writeFile(file, text);
     return ctx.rebuild(sandbox, originalTexts);
   };
-  const sandbox = await ctx.sandboxes.acquire();
-  let mutated = false;
   let testsMs = 0;
-  const run = async (request: TestRequest) => {
-    const result = await runTests(sandbox, ctx.adapter, request);
-    // Runners with parallel workers report more test time than passed on the clock.
-    if (result.kind === 'results') testsMs += Math.min(result.durationMs, result.results.reduce((sum, test) => sum + test.durationMs, 0));
-    return result;
-  };
   const verdict = (status: Verdict['status'], extra: Partial<Verdict> = {}): Verdict => ({
     candidateId: candidate.id,
     status,
@@ -106,13 +98,22 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     validatedAt: new Date().toISOString(),
     ...extra,
   });
+  const selection = ctx.select(candidate);
+  if (selection.files?.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
+
+  const sandbox = await ctx.sandboxes.acquire();
+  let mutated = false;
+  const run = async (request: TestRequest) => {
+    const result = await runTests(sandbox, ctx.adapter, request);
+    // Runners with parallel workers report more test time than passed on the clock.
+    if (result.kind === 'results') testsMs += Math.min(result.durationMs, result.results.reduce((sum, test) => sum + test.durationMs, 0));
+    return result;
+  };
   try {
     mutated = true;
     for (const [file, text] of mutatedTexts) await sandbox.writeFile(file, text);
     const built = await ctx.rebuild(sandbox, mutatedTexts);
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
-    const selection = ctx.select(candidate);
-    if (selection.files?.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
 
     /** Runs these test files on the mutant; a run without per-test results ends the candidate. */
     const runMutant = async (only: string[] | undefined, timeoutMs: number): Promise<Outcome | TestResult[]> => {
@@ -126,7 +127,7 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
       if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
       return mutantRun.results;
     };
-    // The screen: only the test files that execute the changed code.
+    // First only the test files that execute the changed code.
     let results = await runMutant(selection.files, selection.timeoutMs);
     if (!Array.isArray(results)) return results;
     let ran = selection.files && new Set(selection.files);
@@ -165,7 +166,6 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   }
 }
 
-
 /**
  * The judge of a run's candidates, over the repository's clean checkout in `workspace` (installed
  * and built) and sandboxes from `sandboxes`.
@@ -191,7 +191,8 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
   return {
     environment,
     adapter: runnerNamed(profile.runner),
-    request: { testFiles: environment.testFiles, args: profile.runnerArgs },
+    // The reference way starts every run cold, as a fresh process.
+    request: { testFiles: environment.testFiles, args: profile.runnerArgs, warm: !spec.wholeSuite },
     stable: spec.stable,
     select: coverage
       ? (candidate) => selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs })

@@ -5,6 +5,7 @@ import type { RunnerAdapter } from './types.js';
 export const jest: RunnerAdapter = {
   name: 'jest',
   isolatesFiles: true,
+  warmServer: 'jest-warm.cjs',
   command({ only, args, reportFile, timeoutMs }) {
     return {
       file: 'node_modules/.bin/jest',

@@ -69,6 +69,11 @@ export interface RunnerAdapter {
    * change what another sees (mocha and tape load every file into one process).
    */
   isolatesFiles: boolean;
+  /**
+   * A server (a file of pipeline/runners/) that keeps the runner loaded between runs: it takes
+   * `{ args }`, the arguments `command` would pass, and runs them in its own process.
+   */
+  warmServer?: string;
   command(request: RunnerRequest): Command;
   /**
    * Per-test results from the report; `root` turns absolute paths repository-relative. A report

@@ -3,6 +3,7 @@ import { basename, dirname, posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { UserError } from '../errors.js';
+import { processAlive } from '../process-alive.js';
 import type { Command, Toolchain } from '../runners/types.js';
 import { tarOf } from './tar.js';
 import type { ExecResult, Sandbox } from './types.js';
@@ -81,13 +82,7 @@ export async function pruneContainers(docker: Docker, { staleOnly }: { staleOnly
   const containers = await docker.listContainers({ all: true, filters: { label: [LABEL] } });
   const alive = (owner: string | undefined) => {
     const [host, pid] = (owner ?? '').split(':');
-    if (host !== hostname()) return true;
-    try {
-      process.kill(Number(pid), 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return host !== hostname() || processAlive(Number(pid));
   };
   const doomed = containers.filter((info) => !staleOnly || !alive(info.Labels[OWNER_LABEL]));
   await Promise.allSettled(doomed.map((info) => docker.getContainer(info.Id).remove({ force: true })));

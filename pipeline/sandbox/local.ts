@@ -24,12 +24,67 @@ function killGroup(pid: number): void {
   }
 }
 
+/** Requests a warm server takes before it is replaced, so that what leaks between runs stays bounded. */
+const SERVER_RUNS = 100;
+
+/** A server process of a warm runner: one request at a time, answered by a marker line on stdout. */
+class WarmServer {
+  runs = 0;
+  private output = '';
+  private marker = '';
+  private onAnswer: (() => void) | undefined;
+  private readonly ended: Promise<number | null>;
+
+  private constructor(private readonly child: ReturnType<typeof execa>) {
+    this.ended = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    for (const stream of [child.stdout!, child.stderr!]) {
+      stream.on('data', (chunk: Buffer) => {
+        this.output = (this.output + chunk.toString()).slice(-64_000);
+        if (this.output.includes(this.marker)) this.onAnswer?.();
+      });
+    }
+  }
+
+  static start(command: Command, cwd: string, env: Record<string, string>): WarmServer {
+    const child = execa(command.file, command.args, { cwd, env, detached: true, reject: false, stdin: 'pipe', buffer: false });
+    LIVE_GROUPS.add(child.pid!);
+    return new WarmServer(child);
+  }
+
+  async request(payload: Record<string, unknown>, timeoutMs: number): Promise<ExecResult> {
+    const id = ++this.runs;
+    const started = performance.now();
+    this.output = '';
+    this.marker = `@@swesynth-done ${id}@@`;
+    const answered = new Promise<'answered'>((resolve) => (this.onAnswer = () => resolve('answered')));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    this.child.stdin!.write(`${JSON.stringify({ id, ...payload })}\n`);
+    const how = await Promise.race([answered, timedOut, this.ended]);
+    clearTimeout(timer);
+    this.onAnswer = undefined;
+    if (how === 'timeout') this.close();
+    const outputTail = this.output.replace(this.marker, '').slice(-TAIL_BYTES);
+    return { exitCode: how === 'answered' ? 0 : how === 'timeout' ? null : how, timedOut: how === 'timeout', durationMs: performance.now() - started, outputTail };
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  close(): void {
+    killGroup(this.child.pid!);
+    LIVE_GROUPS.delete(this.child.pid!);
+  }
+}
+
 /** Local sandbox: commands run as child processes in their own process group, in a directory. */
 /** On this machine: the Node.js running swesynth, and the runner files in swesynth's own folder. */
 const LOCAL_TOOLS: Toolchain = { node: process.execPath, runnerFile: reporterPath };
 
 export class LocalSandbox implements Sandbox {
   readonly tools = LOCAL_TOOLS;
+  private readonly servers = new Map<string, WarmServer>();
 
   private constructor(
     readonly root: string,
@@ -54,12 +109,29 @@ export class LocalSandbox implements Sandbox {
     return new LocalSandbox(dir, true, env);
   }
 
+  /** As package managers do for scripts: the repository's own binaries come first on the PATH. */
+  private envFor(command: Command | string): Record<string, string> {
+    return { PATH: `${join(this.root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, ...this.env, ...(typeof command === 'string' ? {} : command.env) };
+  }
+
+  async serve(command: Command, request: Record<string, unknown>, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
+    const key = JSON.stringify([command.file, command.args, command.env]);
+    let server = this.servers.get(key);
+    if (!server?.alive || server.runs >= SERVER_RUNS) {
+      server?.close();
+      server = WarmServer.start(command, this.root, this.envFor(command));
+      this.servers.set(key, server);
+    }
+    const result = await server.request(request, timeoutMs);
+    if (result.exitCode !== 0) this.servers.delete(key);
+    return result;
+  }
+
   async exec(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
     const shell = typeof command === 'string';
     const file = shell ? '/bin/sh' : command.file;
     const args = shell ? ['-c', command] : command.args;
-    // As package managers do for scripts: the repository's own binaries come first on the PATH.
-    const env = { PATH: `${join(this.root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, ...this.env, ...(shell ? {} : command.env) };
+    const env = this.envFor(command);
     const watched = WATCHDOG ? [WATCHDOG, ['-s', 'KILL', `${Math.ceil(timeoutMs / 1000) + 5}`, file, ...args]] as const : [file, args] as const;
     const started = performance.now();
     const child = execa(watched[0], [...watched[1]], {
@@ -100,6 +172,8 @@ export class LocalSandbox implements Sandbox {
   }
 
   async dispose(): Promise<void> {
+    for (const server of this.servers.values()) server.close();
+    this.servers.clear();
     if (this.owned) await rm(this.root, { recursive: true, force: true });
   }
 }

@@ -14,6 +14,13 @@ export interface Sandbox {
   readonly root: string;
   readonly tools: Toolchain;
   exec(command: Command | string, options: { timeoutMs: number }): Promise<ExecResult>;
+  /**
+   * Hands one request to a long-lived server process started with `command` (started on
+   * first use, kept for later requests), and resolves when it answers; a server that times out
+   * is killed, and one that died answers with its exit code. Sandboxes that cannot keep a process
+   * between commands do not have it.
+   */
+  serve?(command: Command, request: Record<string, unknown>, options: { timeoutMs: number }): Promise<ExecResult>;
   writeFile(path: string, text: string): Promise<void>;
   readFile(path: string): Promise<string>;
   dispose(): Promise<void>;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Logger } from '../context.js';
 import { UserError } from '../errors.js';
 import { judge, type Judge, openJudge, Outcome, ValidationSpec } from '../judge.js';
+import { processAlive } from '../process-alive.js';
 import { slugOf } from '../profile.js';
 import { type Candidate, Site } from '../records.js';
 import { connectEngine, type ContainerLimits } from '../sandbox/docker.js';
@@ -32,8 +33,10 @@ type JobResult = z.infer<typeof JobResult>;
 export interface WorkerThroughput {
   worker: string;
   candidates: number;
-  /** Time spent judging, summed over the worker's concurrent slots. */
+  /** Time spent on its jobs, summed over the worker's concurrent slots. */
   busyMs: number;
+  /** From the start of its first job to the end of its last. */
+  spanMs: number;
   candidatesPerMinute: number;
 }
 
@@ -146,7 +149,7 @@ function throughputOf(results: JobResult[]): WorkerThroughput[] {
   return [...byWorker].map(([worker, jobs]) => {
     const busyMs = jobs.reduce((sum, job) => sum + job.finishedAt - job.startedAt, 0);
     const spanMs = Math.max(...jobs.map((job) => job.finishedAt)) - Math.min(...jobs.map((job) => job.startedAt));
-    return { worker, candidates: jobs.length, busyMs, candidatesPerMinute: Number((jobs.length / Math.max(spanMs / 60_000, 1e-9)).toFixed(1)) };
+    return { worker, candidates: jobs.length, busyMs, spanMs, candidatesPerMinute: Number((jobs.length / Math.max(spanMs / 60_000, 1e-9)).toFixed(1)) };
   }).sort((a, b) => a.worker.localeCompare(b.worker));
 }
 
@@ -180,7 +183,7 @@ async function prepare(spec: ValidationSpec, options: WorkerOptions, name: strin
     options.log.info(`worker ${name}: preparing ${profile.name} at ${environment.baseCommit.slice(0, 12)}`);
     await mkdir(options.workDir, { recursive: true });
     // Prepared aside and moved into place at once: another worker may be preparing it too.
-    const scratch = await mkdtemp(join(options.workDir, '.preparing-'));
+    const scratch = await mkdtemp(join(options.workDir, `.preparing-${process.pid}-`));
     const source = { location: spec.location, profile, log: options.log };
     if (environment.sandbox === 'local') await preparedWorkspace(source, join(scratch, 'workspace'));
     else await materialize(source, join(scratch, 'workspace'));
@@ -198,6 +201,15 @@ async function prepare(spec: ValidationSpec, options: WorkerOptions, name: strin
   return { judge: openJudge(spec, workspace, sandboxes), sandboxes };
 }
 
+/** Folders of this machine's workers that were killed while preparing a repository or judging. */
+async function removeLeftovers(workDir: string): Promise<void> {
+  const entries = await readdir(workDir).catch(() => []);
+  for (const entry of entries) {
+    const owner = /^\.(?:preparing|sandboxes)-(\d+)-/.exec(entry)?.[1];
+    if (owner && !processAlive(Number(owner))) await rm(join(workDir, entry), { recursive: true, force: true });
+  }
+}
+
 /**
  * The worker's side: takes validation jobs of any run from the queue, `concurrency` at a time,
  * until SIGINT or SIGTERM. Test runs are child processes, so the event loop stays free to renew
@@ -206,6 +218,7 @@ async function prepare(spec: ValidationSpec, options: WorkerOptions, name: strin
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const name = `${hostname()}:${process.pid}`;
   const connection = await connect(options.redis);
+  await removeLeftovers(options.workDir);
   const prepared = new Map<string, Promise<Prepared>>();
   const prepareRun = async (runId: string): Promise<Prepared> => {
     const raw = await connection.get(specKey(runId));
