@@ -61,8 +61,9 @@ async function coverageOf(file: string, request: CoverageRequest): Promise<{ cov
     const summarized = await sandbox.exec({ file: sandbox.tools.node, args: [sandbox.tools.runnerFile('coverage-summary.mjs'), dir, sandbox.root, summary] }, { timeoutMs: request.timeoutMs });
     const loaded: Record<string, LoadedFile> = summarized.exitCode === 0 ? JSON.parse(await sandbox.readFile(summary)) : {};
     const executed = Object.fromEntries(Object.entries(loaded).filter(([path]) => path !== file).map(([path, entry]) => [path, entry.executed]));
-    // A file that ran nothing but itself is unmeasured (its runner hid its processes from coverage).
-    const measured = run.kind === 'results' && Object.values(executed).some((names) => Object.keys(names).length > 0);
+    // Coverage saw the test file itself run, or its runner hid its processes from coverage and
+    // nothing can be said of what it executes. (A file of type-level tests runs and executes nothing.)
+    const measured = run.kind === 'results' && file in loaded;
     return { coverage: { file, durationMs: Math.round(run.durationMs), measured, executed: measured ? executed : {} }, loaded };
   } finally {
     await sandbox.exec(`rm -rf '${dir}' '${summary}'`, { timeoutMs: 60_000 });
