@@ -8,6 +8,9 @@ export interface Selection {
 
 const withoutExtension = (path: string) => path.replace(/\.[cm]?[jt]sx?$/, '');
 
+/** Calls of a function in a file's record; own keys only, so `toString` is a name, not Object's method. */
+const callsOf = (executed: Record<string, number>, name: string): number => (Object.hasOwn(executed, name) ? executed[name]! : 0);
+
 /** The name V8 gives a unit's function: `Parser.parse` runs as `parse`, a constructor as its class. */
 export function runtimeName(unit: string): string {
   const parts = unit.split('.');
@@ -43,7 +46,7 @@ export function coveringTestFiles(coverage: CoverageMap, sites: Pick<Site, 'file
     for (const test of coverage.testFiles) {
       const ran = paths.some((path) => {
         const executed = test.executed[path];
-        return executed !== undefined && (named ? (executed[name] ?? 0) > 0 : true);
+        return executed !== undefined && (named ? callsOf(executed, name) > 0 : true);
       });
       if (ran) covering.add(test.file);
     }
@@ -63,7 +66,7 @@ export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'u
   const rank = (file: string) => {
     const test = byFile.get(file)!;
     const base = file.split('/').pop()!.split('.')[0]!;
-    const calls = Object.values(test.executed).reduce((sum, executed) => sum + [...names].reduce((n, name) => n + (executed[name] ?? 0), 0), 0);
+    const calls = Object.values(test.executed).reduce((sum, executed) => sum + [...names].reduce((n, name) => n + callsOf(executed, name), 0), 0);
     return { named: stems.has(base) ? 0 : 1, calls, durationMs: test.durationMs };
   };
   const files = coveringTestFiles(coverage, sites)

@@ -12,7 +12,7 @@ function shortName(name) {
   return name.replace(/^(get|set) /, '').split('.').pop();
 }
 
-const files = {};
+const files = Object.create(null);
 for (const name of readdirSync(dir)) {
   if (!name.endsWith('.json')) continue;
   let scripts;
@@ -27,7 +27,8 @@ for (const name of readdirSync(dir)) {
     if (!path.startsWith('/')) continue;
     const file = relative(root, path);
     if (file.startsWith('..') || file.split('/').includes('node_modules')) continue;
-    const entry = (files[file] ??= { executed: {}, known: [] });
+    // No prototype: a function named toString or constructor is a key like any other.
+    const entry = (files[file] ??= { executed: Object.create(null), known: [] });
     for (const fn of script.functions) {
       const short = shortName(fn.functionName);
       if (!short) continue;

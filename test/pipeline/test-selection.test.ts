@@ -46,6 +46,17 @@ describe('test selection', () => {
     expect(coveringTestFiles(unmeasured, [{ file: 'src/parse.ts', unit: 'unused' }])).toEqual(['test/opaque.test.ts']);
   });
 
+  it('treats functions named like Object methods as names', () => {
+    const objectNames: CoverageMap = {
+      learnedMs: 0,
+      known: { 'src/range.js': ['toString', 'constructor', 'valueOf'] },
+      testFiles: [{ file: 'test/range.test.js', durationMs: 10, measured: true, executed: { 'src/range.js': { toString: 3 } } }],
+    };
+    expect(coveringTestFiles(objectNames, [{ file: 'src/range.js', unit: 'Range.toString' }])).toEqual(['test/range.test.js']);
+    expect(coveringTestFiles(objectNames, [{ file: 'src/range.js', unit: 'Range.valueOf' }])).toEqual([]);
+    expect(selectTests(objectNames, [{ file: 'src/range.js', unit: 'Range.toString' }], TIMEOUTS).files).toEqual(['test/range.test.js']);
+  });
+
   it('takes the union over the sites of a candidate', () => {
     expect(coveringTestFiles(coverage, [{ file: 'src/parse.ts', unit: 'tokenize' }, { file: 'lib/format.ts', unit: 'pad' }]).sort()).toEqual(['test/format.test.ts', 'test/parse.test.ts']);
   });
