@@ -5,7 +5,11 @@
  * candidates and tasks per minute, the ratio, the share of time outside the tests, and whether
  * both kept the same tasks with the same FAIL_TO_PASS and PASS_TO_PASS lists.
  *
- *   npm run build && node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--json]
+ * Minutes are the span of each way's validation, from the start of its first candidate to its last
+ * verdict, read from the verdicts' times; `--report` reads them again from the work folder
+ * without validating anything.
+ *
+ *   npm run build && node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--json] [--report]
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,6 +26,7 @@ const { values, positionals: profiles } = parseArgs({
     work: { type: 'string', default: '.swesynth/bench' },
     seed: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
+    report: { type: 'boolean', default: false },
   },
 });
 if (profiles.length === 0) {
@@ -44,10 +49,12 @@ interface Way {
   testRunsSkipped: number;
 }
 
-function wayOf(runDir: string, wallMs: number): { way: Way; verdicts: Verdict[] } {
+function wayOf(runDir: string): { way: Way; verdicts: Verdict[] } {
   const store = new RunStore(join(runDir, 'run.db'));
   try {
     const verdicts = store.verdicts();
+    const started = Math.min(...verdicts.map((verdict) => Date.parse(verdict.validatedAt) - verdict.durationMs));
+    const wallMs = Math.max(...verdicts.map((verdict) => Date.parse(verdict.validatedAt))) - started;
     const kept = verdicts.filter((verdict) => verdict.status === 'kept').length;
     const total = verdicts.reduce((sum, verdict) => sum + verdict.durationMs, 0);
     const tests = verdicts.reduce((sum, verdict) => sum + (verdict.testsMs ?? 0), 0);
@@ -83,20 +90,23 @@ for (const profile of profiles) {
   const name = profile.split('/').pop()!.replace(/\.json$/, '');
   const base = resolve(values.work, name);
   const prepared = join(base, 'prepared');
-  process.stderr.write(`bench: ${name}: setup and mutate (${values.candidates} candidates)\n`);
-  await swesynth(['setup', profile, '--run-dir', prepared]);
-  await swesynth(['mutate', profile, '--run-dir', prepared, '--max-candidates', values.candidates, '--seed', values.seed]);
+  if (!values.report) {
+    process.stderr.write(`bench: ${name}: setup and mutate (${values.candidates} candidates)\n`);
+    await swesynth(['setup', profile, '--run-dir', prepared]);
+    await swesynth(['mutate', profile, '--run-dir', prepared, '--max-candidates', values.candidates, '--seed', values.seed]);
+  }
   const ways: Record<string, { way: Way; verdicts: Verdict[] }> = {};
   for (const [way, flags] of [['wholeSuite', ['--whole-suite']], ['default', []]] as const) {
     const runDir = join(base, way);
-    rmSync(runDir, { recursive: true, force: true });
-    mkdirSync(runDir, { recursive: true });
-    // The same store (the same candidates and the same workspace), validated afresh.
-    copyFileSync(join(prepared, 'run.db'), join(runDir, 'run.db'));
-    process.stderr.write(`bench: ${name}: validating, ${way}\n`);
-    const started = performance.now();
-    await swesynth(['validate', profile, '--run-dir', runDir, ...flags]);
-    ways[way] = wayOf(runDir, performance.now() - started);
+    if (!values.report) {
+      rmSync(runDir, { recursive: true, force: true });
+      mkdirSync(runDir, { recursive: true });
+      // The same store (the same candidates and the same workspace), validated afresh.
+      copyFileSync(join(prepared, 'run.db'), join(runDir, 'run.db'));
+      process.stderr.write(`bench: ${name}: validating, ${way}\n`);
+      await swesynth(['validate', profile, '--run-dir', runDir, ...flags]);
+    }
+    ways[way] = wayOf(runDir);
   }
   const diffs = differences(ways.wholeSuite!.verdicts, ways.default!.verdicts);
   rows.push({
