@@ -115,31 +115,15 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     const built = await ctx.rebuild(sandbox, mutatedTexts);
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
 
-    /** Runs these test files on the mutant; a run without per-test results ends the candidate. */
-    const runMutant = async (only: string[] | undefined, timeoutMs: number): Promise<Outcome | TestResult[]> => {
-      const mutantRun = await run({ ...ctx.request, only, timeoutMs });
-      if (mutantRun.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }), failed: [] };
-      if (mutantRun.kind === 'broken') {
-        return { verdict: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }), failed: [] };
-      }
-      // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
-      const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
-      if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
-      return mutantRun.results;
-    };
-    // First only the test files that execute the changed code.
-    let results = await runMutant(selection.files, selection.timeoutMs);
-    if (!Array.isArray(results)) return results;
-    let ran = selection.files && new Set(selection.files);
-    let { failToPass, passToPass, failed } = tally(candidate, ctx.stable, results, ran);
-    if (ran && failToPass.length > 0 && !ctx.adapter.isolatesFiles) {
-      // Files share one process in this runner, so a killed mutant can break later files through
-      // state it leaves behind (a global it deleted): the complete lists need the whole suite.
-      results = await runMutant(undefined, ctx.environment.timeoutMs);
-      if (!Array.isArray(results)) return results;
-      ran = undefined;
-      ({ failToPass, passToPass, failed } = tally(candidate, ctx.stable, results, ran));
+    const mutantRun = await run({ ...ctx.request, only: selection.files, timeoutMs: selection.timeoutMs });
+    if (mutantRun.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${selection.timeoutMs} ms` }), failed: [] };
+    if (mutantRun.kind === 'broken') {
+      return { verdict: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }), failed: [] };
     }
+    // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
+    const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
+    if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
+    const { failToPass, passToPass, failed } = tally(candidate, ctx.stable, mutantRun.results, selection.files && new Set(selection.files));
     if (failToPass.length === 0) return { verdict: verdict('survived'), failed: [] };
     if (passToPass.length === 0) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
 
@@ -194,9 +178,14 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
     // The reference way starts every run cold, as a fresh process.
     request: { testFiles: environment.testFiles, args: profile.runnerArgs, warm: !spec.wholeSuite },
     stable: spec.stable,
-    select: coverage
-      ? (candidate) => selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs })
-      : () => ({ timeoutMs: environment.timeoutMs }),
+    select(candidate) {
+      const wholeSuite = { timeoutMs: environment.timeoutMs };
+      if (!coverage) return wholeSuite;
+      const selection = selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs });
+      // Where test files share one process (mocha, tape), a mutant can fail later files through
+      // state it leaves behind (a global it deleted): a covered candidate runs the whole suite.
+      return selection.files.length === 0 || this.adapter.isolatesFiles ? selection : wholeSuite;
+    },
     async originals(files) {
       for (const file of files) if (!clean.has(file)) clean.set(file, readFile(join(workspace, file), 'utf8'));
       return new Map(await Promise.all(files.map(async (file) => [file, await clean.get(file)!] as const)));
