@@ -81,7 +81,9 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
     const outstanding = new Map(pending.map((candidate) => [jobIdOf(runId, candidate.id), candidate]));
     let finished!: () => void;
     const allDone = new Promise<void>((resolve) => (finished = resolve));
+    let lastSettled = Date.now();
     const settle = (jobId: string, outcome: Outcome) => {
+      lastSettled = Date.now();
       const candidate = outstanding.get(jobId);
       if (!candidate) return;
       outstanding.delete(jobId);
@@ -126,7 +128,10 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
     );
     log.info(`queue: ${missing.length} candidates enqueued on ${queueName}, waiting for workers (swesynth worker --redis ${url} --queue ${queueName})`);
     if (outstanding.size > 0) {
-      const timer = setInterval(() => void Promise.all([...outstanding.keys()].map(sweep)).catch(() => undefined), SWEEP_MS);
+      // Reading every outstanding job is for events missed (a dropped connection), so only when none came for a while.
+      const timer = setInterval(() => {
+        if (Date.now() - lastSettled >= SWEEP_MS) void Promise.all([...outstanding.keys()].map(sweep)).catch(() => undefined);
+      }, SWEEP_MS);
       try {
         await allDone;
       } finally {
