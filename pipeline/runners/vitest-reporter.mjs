@@ -60,15 +60,22 @@ function fileResult(file) {
 }
 
 export default class SwesynthReporter {
-  #outputFile;
   #vitest;
   #written = false;
 
   onInit(vitest) {
-    const { outputFile } = vitest.config;
-    if (typeof outputFile !== 'string') throw new Error('the swesynth vitest reporter writes to --outputFile=<file>');
-    this.#outputFile = outputFile;
     this.#vitest = vitest;
+    this.#outputFile();
+  }
+
+  // A warm vitest (vitest-warm.mjs) runs again with the same reporter and a new output file.
+  onTestRunStart() {
+    this.#written = false;
+  }
+
+  // Vitest 2 (vitest 3 calls it too); vitest 4 calls onTestRunStart only.
+  onPathsCollected() {
+    this.#written = false;
   }
 
   // Vitest 3 and 4.
@@ -81,8 +88,14 @@ export default class SwesynthReporter {
     if (!this.#written) this.#write(files, this.#vitest.isCancelling);
   }
 
+  #outputFile() {
+    const { outputFile } = this.#vitest.config;
+    if (typeof outputFile !== 'string') throw new Error('the swesynth vitest reporter writes to --outputFile=<file>');
+    return outputFile;
+  }
+
   #write(files, interrupted) {
-    writeFileSync(this.#outputFile, JSON.stringify({ wasInterrupted: interrupted, testResults: files.map(fileResult) }));
+    writeFileSync(this.#outputFile(), JSON.stringify({ wasInterrupted: interrupted, testResults: files.map(fileResult) }));
     this.#written = true;
   }
 }

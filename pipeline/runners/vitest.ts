@@ -9,6 +9,7 @@ import type { RunnerAdapter } from './types.js';
 export const vitest: RunnerAdapter = {
   name: 'vitest',
   isolatesFiles: true,
+  warmServer: 'vitest-warm.mjs',
   command({ only, args, reportFile, timeoutMs, tools }) {
     // Tests' and hooks' own timeouts fire before the process is killed, so an async hang is reported as such.
     const timeout = Math.floor(timeoutMs * 0.8);

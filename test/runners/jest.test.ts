@@ -57,29 +57,3 @@ describe('jest adapter, beyond the shared contract', () => {
     ]);
   });
 });
-
-describe('jest kept warm between runs', () => {
-  const statuses = (run: Awaited<ReturnType<typeof runTests>>) => (run.kind === 'results' ? run.results.map((result) => [result.id, result.status]).sort() : run.kind);
-
-  it('gives the results of a cold run, sees a changed source file, and ends a hanging test by the clock', async () => {
-    const sandbox = await LocalSandbox.copyOf(fixture, join(tempDir('warm-jest'), 'repo'));
-    try {
-      const basic = { testFiles: ['test/basic.test.ts'], only: ['test/basic.test.ts'], args: [], timeoutMs: 30_000 };
-      const cold = await runTests(sandbox, jest, basic);
-      const warm = await runTests(sandbox, jest, { ...basic, warm: true });
-      expect(statuses(warm)).toEqual(statuses(cold));
-      const source = await sandbox.readFile('src/math.ts');
-      await sandbox.writeFile('src/math.ts', source.replace('a + b', 'a - b'));
-      const broken = await runTests(sandbox, jest, { ...basic, warm: true });
-      expect(broken.kind === 'results' && broken.results.find((result) => result.id === 'test/basic.test.ts::math > adds')?.status).toBe('fail');
-      await sandbox.writeFile('src/math.ts', source);
-      expect(statuses(await runTests(sandbox, jest, { ...basic, warm: true }))).toEqual(statuses(cold));
-      const hang = await runTests(sandbox, jest, { testFiles: ['test/hang.test.ts'], only: ['test/hang.test.ts'], args: [], timeoutMs: 6_000, warm: true });
-      expect(hang.kind === 'timeout' || (hang.kind === 'results' && hang.results.some((result) => result.status === 'timeout'))).toBe(true);
-      // The server outlives a timed-out run or is replaced: the next run still answers.
-      expect(statuses(await runTests(sandbox, jest, { ...basic, warm: true }))).toEqual(statuses(cold));
-    } finally {
-      await sandbox.dispose();
-    }
-  });
-});
