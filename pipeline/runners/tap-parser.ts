@@ -91,7 +91,15 @@ function readStream(lines: string[], cursor: Cursor, indent: number): TapStream 
       cursor.index++;
       continue;
     }
-    if (lead < indent) break;
+    if (lead < indent) {
+      // A comment carries no structure, and node-tap can flush one of its own (the run's
+      // `# time=`) into the middle of a subtest's output: only a test point or header ends a stream.
+      if (content.startsWith('#') && !SUBTEST.test(content)) {
+        cursor.index++;
+        continue;
+      }
+      break;
+    }
     if (lead > indent) {
       child = readStream(lines, cursor, lead);
       if (childName !== undefined && child.name === undefined) child.name = childName;

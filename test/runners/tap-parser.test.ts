@@ -190,6 +190,16 @@ describe('parseTap', () => {
     });
   });
 
+  it("keeps reading a subtest when node-tap flushes its run's `# time=` into the middle of it", () => {
+    // The shape of a node-tap 16 report seen on a busy machine: the run's closing comment came
+    // out while the file's subtest was still being written.
+    const report = ['TAP version 13', '# Subtest: test/a.js', '    # Subtest: first', '        ok 1 - holds', '        1..1', '    ok 1 - first # time=1ms', '# time=313.371ms', '    # Subtest: second', '        ok 1 - holds', '        1..1', '    ok 2 - second # time=1ms', '    1..2', 'ok 1 - test/a.js # time=2ms', '', '1..1'].join('\n');
+    const stream = parseTap(report);
+    expect(stream.complete).toBe(true);
+    const [file] = pointsOf(stream);
+    expect(pointsOf(file!.subtest!).map((point) => [point.description, pointsOf(point.subtest!).length])).toEqual([['first', 1], ['second', 1]]);
+  });
+
   it('decodes the YAML node-tap writes about a test process', () => {
     const { data } = pointsOf(parseTap(NODE_TAP))[0]!.diagnostic!;
     expect(data).toEqual({
