@@ -65,6 +65,7 @@ export default class SwesynthReporter {
 
   onInit(vitest) {
     this.#vitest = vitest;
+    // Refuses a run without --outputFile before any test runs, not after.
     this.#outputFile();
   }
 
