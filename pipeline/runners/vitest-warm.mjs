@@ -96,6 +96,16 @@ async function run(args) {
   } finally {
     live.stamps = new Map([...loadedSourceFiles(vitest)].map((file) => [file, stampOf(file)]));
   }
+  // A vitest runs its global setup once and tears it down when it closes, where a fresh process
+  // does both around every run: with one, each run gets a vitest of its own.
+  if (vitest.projects.some((project) => toArray(project.config.globalSetup).length > 0)) {
+    live = undefined;
+    await vitest.close();
+  }
+}
+
+function toArray(value) {
+  return value === undefined || value === null ? [] : [value].flat();
 }
 
 let previous = Promise.resolve();

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jest } from '../../pipeline/runners/jest.js';
@@ -29,6 +30,26 @@ describe.each([jest, vitest])('$name kept warm between runs', (adapter) => {
       if (hang.kind === 'results') expect(new Set(hang.results.map((result) => result.file))).toEqual(new Set(['test/hang.test.ts']));
       // The server outlives a timed-out run or is replaced: the next run still answers.
       expect(statuses(await runTests(sandbox, adapter, { ...basic, warm: true }))).toEqual(statuses(cold));
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
+
+describe('vitest kept warm, with a global setup', () => {
+  it('sets up and tears down around every run, as a fresh process does', async () => {
+    const sandbox = await LocalSandbox.copyOf(join(FIXTURES, 'vitest'), join(tempDir('warm-vitest-global'), 'repo'));
+    try {
+      const log = `${sandbox.root}/global-setup.log`;
+      await sandbox.writeFile(
+        'global-setup.ts',
+        `import { appendFileSync } from 'node:fs';\nexport const setup = () => appendFileSync(${JSON.stringify(log)}, 'setup\\n');\nexport const teardown = () => appendFileSync(${JSON.stringify(log)}, 'teardown\\n');\n`,
+      );
+      const config = await sandbox.readFile('vitest.config.ts');
+      await sandbox.writeFile('vitest.config.ts', config.replace('test: {', "test: {\n    globalSetup: ['./global-setup.ts'],"));
+      const basic = { testFiles: ['test/basic.test.ts'], only: ['test/basic.test.ts'], args: [], timeoutMs: 30_000, warm: true };
+      for (let run = 0; run < 2; run++) expect((await runTests(sandbox, vitest, basic)).kind).toBe('results');
+      expect(await readFile(log, 'utf8')).toBe('setup\nteardown\nsetup\nteardown\n');
     } finally {
       await sandbox.dispose();
     }
