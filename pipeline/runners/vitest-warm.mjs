@@ -76,13 +76,15 @@ async function run(args) {
   const { filter, options } = parseCLI(['vitest', ...args]);
   // What vitest's own command line does with --exclude before it starts.
   if (options.exclude) {
-    options.cliExclude = [options.exclude].flat();
+    options.cliExclude = toArray(options.exclude);
     delete options.exclude;
   }
   const key = JSON.stringify(Object.entries(options).filter(([name]) => !PER_RUN.has(name)));
   if (live?.key !== key) {
-    await live?.vitest.close();
+    // Forgotten before the new one starts: a vitest that fails to start leaves no closed one behind.
+    const stale = live;
     live = undefined;
+    await stale?.vitest.close();
     live = { key, vitest: await createVitest('test', { ...options, watch: false }), stamps: new Map() };
   }
   const { vitest } = live;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { jest } from '../../pipeline/runners/jest.js';
 import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { FIXTURES, tempDir } from '../helpers.js';
+import { FIXTURES } from '../helpers.js';
 
 const fixture = join(FIXTURES, 'jest');
 const request = { testFiles: ['test/basic.test.ts'], args: ['--config', 'jest.config.js'], reportFile: '/repo/report.json', timeoutMs: 10_000, tools: LocalSandbox.at(fixture).tools };
