@@ -1,9 +1,11 @@
 /**
- * Validation benchmark: one fixed candidate set per repository, validated two ways on the same
- * machine in the same run, (a) the whole suite per candidate in a fresh runner process, and
- * (b) swesynth's default (only the test files that execute the candidate's code). Prints
- * candidates and tasks per minute, the ratio, the share of time outside the tests, and whether
- * both kept the same tasks with the same FAIL_TO_PASS and PASS_TO_PASS lists.
+ * Validation benchmark: one fixed candidate set per repository, validated three ways on the same
+ * machine in the same run, (a) the whole suite per candidate in a fresh runner process, (b)
+ * swesynth's default (only the test files that execute the candidate's code), and (c) the kill
+ * screen of `--kill-only` (those files, most likely first, stopping at the first failure). Prints
+ * candidates and tasks per minute, the ratios, the share of time outside the tests, whether (a)
+ * and (b) kept the same tasks with the same FAIL_TO_PASS and PASS_TO_PASS lists, and whether (c)
+ * found the candidates (b) found killed, survived and timed out.
  *
  * Minutes are the span of each way's validation, from the start of its first candidate to its last
  * verdict, read from the verdicts' times; `--report` reads them again from the work folder
@@ -77,6 +79,15 @@ function wayOf(runDir: string): { way: Way; verdicts: Verdict[] } {
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
+/** What a complete verdict answers to "killed?": the kill screen's status for it. */
+const screened = (status: Verdict['status']) => (['kept', 'no-pass', 'fix-failed'].includes(status) ? 'killed' : status);
+
+/** Candidates whose kill screen verdict is not what their complete verdict says. */
+function screenDifferences(complete: Verdict[], screen: Verdict[]): string[] {
+  const other = new Map(screen.map((verdict) => [verdict.candidateId, verdict.status]));
+  return complete.filter((verdict) => screened(verdict.status) !== other.get(verdict.candidateId)).map((verdict) => `${verdict.candidateId}: ${verdict.status} / ${other.get(verdict.candidateId) ?? 'missing'}`);
+}
+
 /** Differences between the two ways' verdicts: status, FAIL_TO_PASS or PASS_TO_PASS of any candidate. */
 function differences(a: Verdict[], b: Verdict[]): string[] {
   const other = new Map(b.map((verdict) => [verdict.candidateId, verdict]));
@@ -96,7 +107,7 @@ for (const profile of profiles) {
     await swesynth(['mutate', profile, '--run-dir', prepared, '--max-candidates', values.candidates, '--seed', values.seed]);
   }
   const ways: Record<string, { way: Way; verdicts: Verdict[] }> = {};
-  for (const [way, flags] of [['wholeSuite', ['--whole-suite']], ['default', []]] as const) {
+  for (const [way, flags] of [['wholeSuite', ['--whole-suite']], ['default', []], ['screen', ['--kill-only']]] as const) {
     const runDir = join(base, way);
     if (!values.report) {
       rmSync(runDir, { recursive: true, force: true });
@@ -109,6 +120,7 @@ for (const profile of profiles) {
     ways[way] = wayOf(runDir);
   }
   const diffs = differences(ways.wholeSuite!.verdicts, ways.default!.verdicts);
+  const screenDiffs = screenDifferences(ways.default!.verdicts, ways.screen!.verdicts);
   rows.push({
     repository: name,
     candidates: ways.default!.verdicts.length,
@@ -117,6 +129,10 @@ for (const profile of profiles) {
     speedup: round(ways.wholeSuite!.way.minutes / ways.default!.way.minutes, 1),
     identicalTasks: diffs.length === 0,
     differences: diffs,
+    screen: ways.screen!.way,
+    screenSpeedup: round(ways.default!.way.minutes / ways.screen!.way.minutes, 1),
+    sameKills: screenDiffs.length === 0,
+    screenDifferences: screenDiffs,
   });
 }
 
@@ -124,10 +140,10 @@ if (values.json) {
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {
   const lines = [
-    '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | uncovered, no run | speed-up | same tasks |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | uncovered, no run | (b)/(a) | same tasks | (c) kill screen: cand/min | (c)/(b) | same kills |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) =>
-      `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} |`),
+      `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences.join('; ')}`} |`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

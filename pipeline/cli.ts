@@ -43,6 +43,7 @@ interface Flags {
   dockerCpus?: number;
   baselineRuns?: number;
   wholeSuite?: boolean;
+  killOnly?: boolean;
   scheduler?: 'in-process' | 'bullmq';
   redis?: string;
   queue?: string;
@@ -108,6 +109,7 @@ function runOptionsOf(flags: Flags): RunSettings {
       },
       baselineRuns: flags.baselineRuns ?? config.baselineRuns ?? DEFAULTS.baselineRuns,
       wholeSuite: flags.wholeSuite ?? false,
+      killOnly: flags.killOnly ?? false,
       scheduler: flags.scheduler ?? config.scheduler ?? DEFAULTS.scheduler,
       redis: flags.redis ?? config.redis ?? null,
       queue: flags.queue ?? config.queue ?? DEFAULT_QUEUE,
@@ -128,6 +130,10 @@ async function execute(target: string, flags: Flags, work: (ctx: StageContext) =
     } else {
       const exported = results.find((result) => result.stage === 'export');
       if (exported) process.stdout.write(`${exported.path as string}\n`);
+      else if (ctx.options.killOnly) {
+        const { operators, total } = statsOf(ctx.store);
+        process.stdout.write(`${funnelTable(operators, total)}\n`);
+      }
     }
   } finally {
     ctx.store.close();
@@ -161,6 +167,7 @@ function withRunOptions(command: Command): Command {
     .option('--redis <url>', 'the Redis server of the bullmq scheduler, e.g. redis://127.0.0.1:6379')
     .option('--queue <name>', `the BullMQ queue, shared with the workers (default ${DEFAULT_QUEUE})`)
     .option('--whole-suite', 'validate the slow reference way: the whole test suite and the full build for every candidate, ignoring coverage')
+    .option('--kill-only', 'only find out which candidates a test kills, stopping at the first failure (operator surveys; makes no tasks, so the run ends after validate)')
     .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
     .option('--dataset-version <version>', 'semantic version to write (default: the next minor version, 1.0.0 first)')
     .option('--visible-tests', 'leave the test files of FAIL_TO_PASS tests in the task (hidden and restored by test_patch by default)')
@@ -232,11 +239,15 @@ Examples:
     });
 
   withRunOptions(program.command('run').description('run every stage in order: setup, mutate, validate, combine, issues, export'))
-    .addHelpText('after', '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --max-candidates 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n')
+    .addHelpText('after', '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --max-candidates 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n  $ swesynth run ../my-lib --kill-only --max-candidates 1000   # kill rates per operator, fast\n')
     .action(async (target: string, flags: Flags) =>
       execute(target, flags, async (ctx) => {
         const results: StageResult[] = [];
-        for (const stage of STAGES) results.push(await stage.run(ctx));
+        for (const stage of STAGES) {
+          results.push(await stage.run(ctx));
+          // A kill screen's verdicts make no tasks for the stages after it.
+          if (stage.name === 'validate' && ctx.options.killOnly) break;
+        }
         return results;
       }),
     );

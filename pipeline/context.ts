@@ -19,6 +19,11 @@ export interface RunOptions {
   baselineRuns: number;
   /** Run every candidate against the whole suite, ignoring what coverage says (the slow reference). */
   wholeSuite: boolean;
+  /**
+   * Only ask whether each candidate is killed (for operator yield surveys): the validate stage
+   * runs a kill screen that stops at the first failing test, and the run ends after it.
+   */
+  killOnly: boolean;
   /** Where validation runs: in this process, or on queue workers through BullMQ on Redis. */
   scheduler: 'in-process' | 'bullmq';
   redis: string | null;

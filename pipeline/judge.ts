@@ -10,7 +10,7 @@ import { runTests, type TestRequest } from './runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from './runners/types.js';
 import type { SandboxPool } from './sandbox/pool.js';
 import type { Sandbox } from './sandbox/types.js';
-import { selectTests } from './test-selection.js';
+import { screenSteps, selectTests } from './test-selection.js';
 
 /**
  * Everything judging needs besides the candidate and a place to run it: what setup learned and
@@ -26,6 +26,8 @@ export const ValidationSpec = z.object({
   coverage: CoverageMap.nullable(),
   /** The reference way: the whole suite and the full build for every candidate. */
   wholeSuite: z.boolean(),
+  /** Only ask whether a stable test fails: a kill screen that stops there, with no lists and no fix check. */
+  killOnly: z.boolean(),
 });
 export type ValidationSpec = z.infer<typeof ValidationSpec>;
 
@@ -42,8 +44,12 @@ export interface Judge {
   /** How many rebuilds compiled only the changed files, and how many ran the whole build. */
   rebuilds: { alone: number; full: number };
   stable: BaselineTest[];
-  /** The test files a candidate needs (all when undefined) and its time limit. */
-  select(candidate: Pick<Candidate, 'sites'>): { files?: string[]; timeoutMs: number };
+  killOnly: boolean;
+  /**
+   * The runs a candidate needs, in order, each with its test files (all when undefined) and time
+   * limit: one run, or a kill screen's steps; none when no test executes the changed code.
+   */
+  select(candidate: Pick<Candidate, 'sites'>): Array<{ files?: string[]; timeoutMs: number }>;
   /** The clean text of each of these files. */
   originals(files: string[]): Promise<Map<string, string>>;
   sandboxes: SandboxPool;
@@ -98,8 +104,8 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     validatedAt: new Date().toISOString(),
     ...extra,
   });
-  const selection = ctx.select(candidate);
-  if (selection.files?.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
+  const runs = ctx.select(candidate);
+  if (runs.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
 
   const sandbox = await ctx.sandboxes.acquire();
   let mutated = false;
@@ -109,21 +115,34 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     if (result.kind === 'results') testsMs += Math.min(result.durationMs, result.results.reduce((sum, test) => sum + test.durationMs, 0));
     return result;
   };
+  /** Runs the mutant's tests; a run with no verdict on the mutant (a timeout, a broken report) ends judging. */
+  const runMutant = async ({ files, timeoutMs }: { files?: string[]; timeoutMs: number }) => {
+    const mutantRun = await run({ ...ctx.request, only: files, timeoutMs });
+    if (mutantRun.kind === 'timeout') return { ended: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }) };
+    if (mutantRun.kind === 'broken') return { ended: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }) };
+    // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
+    const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
+    if (timedOut) return { ended: verdict('timeout', { detail: `${timedOut.id} timed out` }) };
+    return { tallied: tally(candidate, ctx.stable, mutantRun.results, files && new Set(files)) };
+  };
   try {
     mutated = true;
     for (const [file, text] of mutatedTexts) await sandbox.writeFile(file, text);
     const built = await ctx.rebuild(sandbox, mutatedTexts);
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
 
-    const mutantRun = await run({ ...ctx.request, only: selection.files, timeoutMs: selection.timeoutMs });
-    if (mutantRun.kind === 'timeout') return { verdict: verdict('timeout', { detail: `no result within ${selection.timeoutMs} ms` }), failed: [] };
-    if (mutantRun.kind === 'broken') {
-      return { verdict: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }), failed: [] };
+    if (ctx.killOnly) {
+      for (const [step, files] of runs.entries()) {
+        const { ended, tallied } = await runMutant(files);
+        if (ended) return { verdict: ended, failed: [] };
+        const [first] = tallied!.failToPass;
+        if (first) return { verdict: verdict('killed', { detail: `${first} failed at step ${step + 1} of ${runs.length}` }), failed: [] };
+      }
+      return { verdict: verdict('survived'), failed: [] };
     }
-    // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
-    const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
-    if (timedOut) return { verdict: verdict('timeout', { detail: `${timedOut.id} timed out` }), failed: [] };
-    const { failToPass, passToPass, failed } = tally(candidate, ctx.stable, mutantRun.results, selection.files && new Set(selection.files));
+    const { ended, tallied } = await runMutant(runs[0]!);
+    if (ended) return { verdict: ended, failed: [] };
+    const { failToPass, passToPass, failed } = tallied!;
     if (failToPass.length === 0) return { verdict: verdict('survived'), failed: [] };
     if (passToPass.length === 0) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
 
@@ -178,13 +197,17 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
     // The reference way starts every run cold, as a fresh process.
     request: { testFiles: environment.testFiles, args: profile.runnerArgs, warm: !spec.wholeSuite },
     stable: spec.stable,
+    killOnly: spec.killOnly,
     select(candidate) {
-      const wholeSuite = { timeoutMs: environment.timeoutMs };
+      const wholeSuite = [{ timeoutMs: environment.timeoutMs }];
       if (!coverage) return wholeSuite;
-      const selection = selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs });
+      const timeouts = { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs };
+      const selection = selectTests(coverage, candidate.sites, timeouts);
+      if (selection.files.length === 0) return [];
       // Where test files share one process (mocha, tape), a mutant can fail later files through
       // state it leaves behind (a global it deleted): a covered candidate runs the whole suite.
-      return selection.files.length === 0 || this.adapter.isolatesFiles ? selection : wholeSuite;
+      if (!this.adapter.isolatesFiles) return wholeSuite;
+      return spec.killOnly ? screenSteps(selection) : [selection];
     },
     async originals(files) {
       for (const file of files) if (!clean.has(file)) clean.set(file, readFile(join(workspace, file), 'utf8'));

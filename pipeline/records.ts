@@ -94,6 +94,8 @@ export const VerdictStatus = z.enum([
   'kept',
   /** No stable-passing test noticed the mutant. */
   'survived',
+  /** A kill screen saw a stable test fail and stopped there: no lists, no fix check, not a task. */
+  'killed',
   'timeout',
   /** Every stable test failed: the mutant breaks everything, there is nothing left to pass. */
   'no-pass',

@@ -143,8 +143,12 @@ export async function collectStats(targets: readonly string[], runsDir: string):
 export function requireEarlierStages(ctx: StageContext, stage: StageName, target: string): void {
   for (const earlier of STAGES) {
     if (earlier.name === stage) return;
-    if (!ctx.store.stageSummary(earlier.name)) {
+    const summary = ctx.store.stageSummary(earlier.name);
+    if (!summary) {
       throw new UserError(`the ${earlier.name} stage has not finished for this run`, `run \`swesynth ${earlier.name} ${target}\` first, or \`swesynth run ${target}\` for every stage`);
+    }
+    if (summary.killOnly) {
+      throw new UserError(`the ${earlier.name} stage of this run was a kill screen (--kill-only), which makes no tasks`, `run \`swesynth ${earlier.name} ${target}\` without --kill-only first`);
     }
   }
 }

@@ -13,7 +13,7 @@ export interface FunnelRow {
   typeChecked: number;
   typeValid: number;
   validated: number;
-  /** A stable test failed (kept, no-pass, fix-failed, interfered). */
+  /** A stable test failed (kept, no-pass, fix-failed, interfered, or killed in a kill screen). */
   killed: number;
   timedOut: number;
   survived: number;
@@ -38,7 +38,7 @@ export interface Stats {
   overall: { operators: FunnelRow[]; total: FunnelRow };
 }
 
-const KILLED: ReadonlySet<VerdictStatus> = new Set(['kept', 'no-pass', 'fix-failed', 'interfered']);
+const KILLED: ReadonlySet<VerdictStatus> = new Set(['kept', 'killed', 'no-pass', 'fix-failed', 'interfered']);
 
 /** The 95% Wilson score interval of k successes in n trials; it stays inside [0, 1] for small n. */
 export function wilson(k: number, n: number, z = 1.959964): [number, number] {

@@ -10,6 +10,7 @@ import {
   FailedTest,
   Issue,
   Verdict,
+  type VerdictStatus,
 } from './records.js';
 
 const SCHEMA = `
@@ -109,6 +110,14 @@ export class RunStore {
       .prepare('SELECT c.record FROM candidates c LEFT JOIN verdicts v ON v.candidate_id = c.id WHERE v.candidate_id IS NULL ORDER BY c.seq')
       .all() as Array<{ record: string }>;
     return parseAll(Candidate, rows);
+  }
+
+  /** Forgets the verdicts of one status, so that their candidates are judged again. */
+  forgetVerdicts(status: VerdictStatus): number {
+    return this.transaction(() => {
+      this.db.prepare('DELETE FROM failed_tests WHERE candidate_id IN (SELECT candidate_id FROM verdicts WHERE status = ?)').run(status);
+      return this.db.prepare('DELETE FROM verdicts WHERE status = ?').run(status).changes;
+    });
   }
 
   /** A candidate's verdict and its failed tests, written together. */

@@ -54,12 +54,18 @@ export function coveringTestFiles(coverage: CoverageMap, sites: Pick<Site, 'file
   return [...covering];
 }
 
+export interface Timeouts {
+  factor: number;
+  minimumMs: number;
+  wholeSuiteMs: number;
+}
+
 /**
- * The covering files ordered for a kill screen: a test file named after the changed file first
- * (parse.test.ts for parse.ts), then the one calling the function most often, then the fastest.
- * The timeout scales with their baseline time and never exceeds the whole suite's.
+ * The covering files, most likely to notice the change first: a test file named after the
+ * changed file (parse.test.ts for parse.ts), then the one calling the function most often, then
+ * the fastest.
  */
-export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[], timeouts: { factor: number; minimumMs: number; wholeSuiteMs: number }): Selection {
+export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[], timeouts: Timeouts): Selection {
   const byFile = new Map(coverage.testFiles.map((test) => [test.file, test]));
   const stems = new Set(sites.map((site) => withoutExtension(site.file).split('/').pop()!));
   const names = new Set(sites.map((site) => runtimeName(site.unit)));
@@ -75,4 +81,19 @@ export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'u
     .map((ranked) => ranked.file);
   const baselineMs = files.reduce((sum, file) => sum + byFile.get(file)!.durationMs, 0);
   return { files, timeoutMs: Math.min(timeouts.wholeSuiteMs, Math.round(timeouts.factor * baselineMs + timeouts.minimumMs)) };
+}
+
+/**
+ * A kill screen over a selection: the first file alone, then twice as many files at each step.
+ * The first file notices most mutants, so a killed candidate usually costs one small run; one
+ * that survives costs a few runner starts more than running the selection at once. Each step
+ * gets the whole selection's time limit, so that a mutant racing the clock (a loop filling
+ * memory) ends as it would in the complete run.
+ */
+export function screenSteps(selection: Selection): Selection[] {
+  const steps: Selection[] = [];
+  for (let start = 0, size = 1; start < selection.files.length; start += size, size *= 2) {
+    steps.push({ files: selection.files.slice(start, start + size), timeoutMs: selection.timeoutMs });
+  }
+  return steps;
 }

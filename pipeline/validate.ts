@@ -33,6 +33,8 @@ function specOf(ctx: StageContext, stage: string): ValidationSpec {
     stable: store.baseline().filter((test) => test.verdict === 'stable'),
     coverage: coverage ?? null,
     wholeSuite: options.wholeSuite,
+    // A merged candidate is judged by its lists, so combine always asks for them.
+    killOnly: options.killOnly && stage === 'validate',
   };
 }
 
@@ -98,10 +100,15 @@ export async function judgeCandidates(ctx: StageContext, stage: string, pending:
  * fails, none times out, one still passes, and reverting it makes every failure pass again.
  */
 export async function validate(ctx: StageContext): Promise<StageResult> {
-  const { store, log } = ctx;
+  const { store, log, options } = ctx;
   const done = store.stageSummary('validate');
-  if (done) return { stage: 'validate', alreadyDone: true, ...done };
+  // Complete verdicts answer a kill screen's question too; a kill screen's do not give tasks.
+  if (done && (options.killOnly || !done.killOnly)) return { stage: 'validate', alreadyDone: true, ...done };
   if (!store.stageSummary('mutate')) throw new Error('validate needs the candidates of the mutate stage');
+  if (!options.killOnly) {
+    const screened = store.forgetVerdicts('killed');
+    if (screened > 0) log.info(`validate: ${screened} candidates killed in a kill screen are judged again for their test lists`);
+  }
 
   const pending = store.unvalidated();
   const total = store.candidates().length;
@@ -109,8 +116,9 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
   const workers = await judgeCandidates(ctx, 'validate', pending);
 
   const counts = store.verdictCounts();
-  const summary = { candidates: total, validatedNow: pending.length, verdicts: counts, kept: counts.kept ?? 0, ...(workers ? { workers } : {}) };
+  const summary = { candidates: total, validatedNow: pending.length, verdicts: counts, kept: counts.kept ?? 0, killOnly: options.killOnly, ...(workers ? { workers } : {}) };
   store.finishStage('validate', summary);
-  log.info(`validate: ${summary.kept} of ${total} candidates kept (${Object.entries(counts).map(([status, n]) => `${status} ${n}`).join(', ')})`);
+  const statuses = Object.entries(counts).map(([status, n]) => `${status} ${n}`).join(', ');
+  log.info(options.killOnly ? `validate: kill screen of ${total} candidates (${statuses})` : `validate: ${summary.kept} of ${total} candidates kept (${statuses})`);
   return { stage: 'validate', alreadyDone: false, ...summary };
 }

@@ -59,8 +59,10 @@ describe('coverage-guided validation', () => {
     expect(mutate.exitCode, mutate.stderr).toBe(0);
     const validated: Record<string, Verdict[]> = {};
     const logs: Record<string, string> = {};
-    for (const [way, flags] of [['default', []], ['reference', ['--whole-suite']]] as const) {
+    const runDirs: Record<string, string> = {};
+    for (const [way, flags] of [['default', []], ['reference', ['--whole-suite']], ['screen', ['--kill-only']]] as const) {
       const runDir = join(tempDir(way), 'run');
+      runDirs[way] = runDir;
       mkdirSync(runDir, { recursive: true });
       copyFileSync(join(prepared, 'run.db'), join(runDir, 'run.db'));
       const result = await swesynth(['validate', profile, '--run-dir', runDir, '--no-progress', ...flags]);
@@ -78,5 +80,24 @@ describe('coverage-guided validation', () => {
     const uncovered = validated.default!.filter((verdict) => unitOf.get(verdict.candidateId) === 'isPalindrome');
     expect(uncovered.length).toBeGreaterThan(0);
     for (const verdict of uncovered) expect(verdict).toMatchObject({ status: 'survived', detail: 'no test executes the changed code', testsMs: 0 });
+
+    // A kill screen answers "killed?" as the complete verdicts do, mostly from the first test file alone.
+    const complete = new Map(validated.default!.map((verdict) => [verdict.candidateId, verdict.status]));
+    const killedWhenComplete = (status: string | undefined) => (['kept', 'no-pass', 'fix-failed'].includes(status!) ? 'killed' : status);
+    expect(validated.screen!.map((verdict) => [verdict.candidateId, verdict.status])).toEqual(validated.screen!.map((verdict) => [verdict.candidateId, killedWhenComplete(complete.get(verdict.candidateId))]));
+    const killed = validated.screen!.filter((verdict) => verdict.status === 'killed');
+    expect(killed.length).toBeGreaterThan(5);
+    for (const verdict of killed) expect(verdict).toMatchObject({ failToPass: [], passToPass: [], detail: expect.stringMatching(/^test\/\w+\.test\.mjs::.+ failed at step \d of \d$/) });
+    expect(killed.some((verdict) => verdict.detail!.includes(' failed at step 1 of 2'))).toBe(true);
+    expect(logs.screen).toMatch(/validate: kill screen of \d+ candidates \(killed \d+/);
+
+    // The screen made no tasks: later stages refuse it, and validating without --kill-only gives the complete verdicts.
+    const issues = await swesynth(['issues', profile, '--run-dir', runDirs.screen!, '--no-progress']);
+    expect(issues.exitCode).toBe(1);
+    expect(issues.stderr).toContain('the validate stage of this run was a kill screen (--kill-only), which makes no tasks');
+    const again = await swesynth(['validate', profile, '--run-dir', runDirs.screen!, '--no-progress']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`${killed.length} candidates killed in a kill screen are judged again for their test lists`);
+    expect(decisions(read(runDirs.screen!, (store) => store.verdicts()))).toEqual(decisions(validated.default!));
   });
 });

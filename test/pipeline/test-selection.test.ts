@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CoverageMap } from '../../pipeline/records.js';
-import { coveringTestFiles, runtimeName, selectTests } from '../../pipeline/test-selection.js';
+import { coveringTestFiles, runtimeName, screenSteps, selectTests } from '../../pipeline/test-selection.js';
 
 const TIMEOUTS = { factor: 2, minimumMs: 1000, wholeSuiteMs: 60_000 };
 
@@ -64,5 +64,13 @@ describe('test selection', () => {
   it('orders the test file named after the changed file first, then by calls, and scales the timeout with their time', () => {
     expect(selectTests(coverage, [{ file: 'src/parse.ts', unit: 'parse' }], TIMEOUTS)).toEqual({ files: ['test/parse.test.ts', 'test/everything.test.ts'], timeoutMs: 2 * 1200 + 1000 });
     expect(selectTests(coverage, [{ file: 'lib/format.ts', unit: 'format' }], { ...TIMEOUTS, wholeSuiteMs: 2000 }).timeoutMs).toBe(2000);
+  });
+
+  it('screens the most likely file alone, then twice as many files per step, each with the time limit of the whole selection', () => {
+    const files = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((name) => `test/${name}.test.ts`);
+    const steps = screenSteps({ files, timeoutMs: 9000 });
+    expect(steps.map((step) => step.files)).toEqual([files.slice(0, 1), files.slice(1, 3), files.slice(3, 7), files.slice(7)]);
+    expect(steps.every((step) => step.timeoutMs === 9000)).toBe(true);
+    expect(screenSteps({ files: [], timeoutMs: 9000 })).toEqual([]);
   });
 });
