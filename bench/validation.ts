@@ -1,17 +1,20 @@
 /**
  * Validation benchmark: one fixed candidate set per repository, validated three ways on the same
  * machine in the same run, (a) the whole suite per candidate in a fresh runner process, (b)
- * swesynth's default (only the test files that execute the candidate's code), and (c) the kill
- * screen of `--kill-only` (those files, most likely first, stopping at the first failure). Prints
- * candidates and tasks per minute, the ratios, the share of time outside the tests, whether (a)
- * and (b) kept the same tasks with the same FAIL_TO_PASS and PASS_TO_PASS lists, and whether (c)
- * found the candidates (b) found killed, survived and timed out.
+ * swesynth's default (only the test files that execute the candidate's code), (c) the kill
+ * screen of `--kill-only` (those files, most likely first, stopping at the first failure), and
+ * (d) the kill screen followed by the complete run of the killed candidates, for their lists
+ * (validating (c)'s store again without `--kill-only`). Prints candidates and tasks per minute,
+ * the ratios, the share of time outside the tests, whether (a), (b) and (d) kept the same tasks
+ * with the same FAIL_TO_PASS and PASS_TO_PASS lists, and whether (c) found the candidates (b)
+ * found killed, survived and timed out.
  *
  * Minutes are the span of each way's validation, from the start of its first candidate to its last
- * verdict, read from the verdicts' times; `--report` reads them again from the work folder
- * without validating anything.
+ * verdict, read from the verdicts' times ((d): (c)'s span plus that of its second validation).
+ * `--ways` names the ways to validate (default all); the others, and all of them with `--report`,
+ * are read again from the work folder.
  *
- *   npm run build && node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--json] [--report]
+ *   npm run build && node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--ways a,b,c,d] [--json] [--report]
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -29,10 +32,12 @@ const { values, positionals: profiles } = parseArgs({
     seed: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
     report: { type: 'boolean', default: false },
+    ways: { type: 'string', default: 'a,b,c,d' },
   },
 });
+const validated = new Set(values.report ? [] : values.ways.split(','));
 if (profiles.length === 0) {
-  process.stderr.write('usage: node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--json]\n');
+  process.stderr.write('usage: node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--ways a,b,c,d] [--json] [--report]\n');
   process.exit(2);
 }
 
@@ -51,16 +56,24 @@ interface Way {
   testRunsSkipped: number;
 }
 
-function wayOf(runDir: string): { way: Way; verdicts: Verdict[] } {
+/** From the start of the first of these verdicts' candidates to the last verdict. */
+function spanMs(verdicts: Verdict[]): number {
+  if (verdicts.length === 0) return 0;
+  const started = Math.min(...verdicts.map((verdict) => Date.parse(verdict.validatedAt) - verdict.durationMs));
+  return Math.max(...verdicts.map((verdict) => Date.parse(verdict.validatedAt))) - started;
+}
+
+/** A way's figures; `after` is the way whose store it validated again, and whose time it adds. */
+function wayOf(runDir: string, after?: { way: Way; verdicts: Verdict[] }): { way: Way; verdicts: Verdict[] } {
   const store = new RunStore(join(runDir, 'run.db'));
   try {
     const verdicts = store.verdicts();
-    const started = Math.min(...verdicts.map((verdict) => Date.parse(verdict.validatedAt) - verdict.durationMs));
-    const wallMs = Math.max(...verdicts.map((verdict) => Date.parse(verdict.validatedAt))) - started;
+    const before = after ? Math.max(...after.verdicts.map((verdict) => Date.parse(verdict.validatedAt))) : -Infinity;
+    const own = verdicts.filter((verdict) => Date.parse(verdict.validatedAt) > before);
     const kept = verdicts.filter((verdict) => verdict.status === 'kept').length;
-    const total = verdicts.reduce((sum, verdict) => sum + verdict.durationMs, 0);
-    const tests = verdicts.reduce((sum, verdict) => sum + (verdict.testsMs ?? 0), 0);
-    const minutes = wallMs / 60_000;
+    const total = own.reduce((sum, verdict) => sum + verdict.durationMs, 0);
+    const tests = own.reduce((sum, verdict) => sum + (verdict.testsMs ?? 0), 0);
+    const minutes = spanMs(own) / 60_000 + (after?.way.minutes ?? 0);
     return {
       verdicts,
       way: {
@@ -101,25 +114,32 @@ for (const profile of profiles) {
   const name = profile.split('/').pop()!.replace(/\.json$/, '');
   const base = resolve(values.work, name);
   const prepared = join(base, 'prepared');
-  if (!values.report) {
+  if (validated.size > 0) {
     process.stderr.write(`bench: ${name}: setup and mutate (${values.candidates} candidates)\n`);
     await swesynth(['setup', profile, '--run-dir', prepared]);
     await swesynth(['mutate', profile, '--run-dir', prepared, '--max-candidates', values.candidates, '--seed', values.seed]);
   }
   const ways: Record<string, { way: Way; verdicts: Verdict[] }> = {};
-  for (const [way, flags] of [['wholeSuite', ['--whole-suite']], ['default', []], ['screen', ['--kill-only']]] as const) {
+  const plan = [
+    { key: 'a', way: 'wholeSuite', flags: ['--whole-suite'] },
+    { key: 'b', way: 'default', flags: [] },
+    { key: 'c', way: 'screen', flags: ['--kill-only'] },
+    { key: 'd', way: 'screenThenComplete', flags: [], from: 'screen' },
+  ];
+  for (const { key, way, flags, from } of plan) {
     const runDir = join(base, way);
-    if (!values.report) {
+    if (validated.has(key)) {
       rmSync(runDir, { recursive: true, force: true });
       mkdirSync(runDir, { recursive: true });
-      // The same store (the same candidates and the same workspace), validated afresh.
-      copyFileSync(join(prepared, 'run.db'), join(runDir, 'run.db'));
+      // The same store (the same candidates and the same workspace), validated afresh; (d) goes on from (c)'s.
+      copyFileSync(join(from ? join(base, from) : prepared, 'run.db'), join(runDir, 'run.db'));
       process.stderr.write(`bench: ${name}: validating, ${way}\n`);
       await swesynth(['validate', profile, '--run-dir', runDir, ...flags]);
     }
-    ways[way] = wayOf(runDir);
+    ways[way] = wayOf(runDir, from ? ways[from] : undefined);
   }
   const diffs = differences(ways.wholeSuite!.verdicts, ways.default!.verdicts);
+  const twoStepDiffs = differences(ways.default!.verdicts, ways.screenThenComplete!.verdicts);
   const screenDiffs = screenDifferences(ways.default!.verdicts, ways.screen!.verdicts);
   rows.push({
     repository: name,
@@ -133,6 +153,10 @@ for (const profile of profiles) {
     screenSpeedup: round(ways.default!.way.minutes / ways.screen!.way.minutes, 1),
     sameKills: screenDiffs.length === 0,
     screenDifferences: screenDiffs,
+    screenThenComplete: ways.screenThenComplete!.way,
+    twoStepSpeedup: round(ways.default!.way.minutes / ways.screenThenComplete!.way.minutes, 2),
+    twoStepSameTasks: twoStepDiffs.length === 0,
+    twoStepDifferences: twoStepDiffs,
   });
 }
 
@@ -140,10 +164,10 @@ if (values.json) {
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {
   const lines = [
-    '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | uncovered, no run | (b)/(a) | same tasks | (c) kill screen: cand/min | (c)/(b) | same kills |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | uncovered, no run | (b)/(a) | same tasks | (c) kill screen: cand/min | (c)/(b) | same kills | (d) screen, then complete: tasks/min | (d)/(b) | same tasks |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) =>
-      `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences.join('; ')}`} |`),
+      `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences.join('; ')}`} | ${row.screenThenComplete.tasksPerMinute} | ${row.twoStepSpeedup}× | ${row.twoStepSameTasks ? 'yes' : `no: ${row.twoStepDifferences.join('; ')}`} |`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
