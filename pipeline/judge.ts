@@ -132,11 +132,11 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
 
     if (ctx.killOnly) {
-      for (const [step, files] of runs.entries()) {
-        const { ended, tallied } = await runMutant(files);
+      for (const [index, step] of runs.entries()) {
+        const { ended, tallied } = await runMutant(step);
         if (ended) return { verdict: ended, failed: [] };
         const [first] = tallied!.failToPass;
-        if (first) return { verdict: verdict('killed', { detail: `${first} failed at step ${step + 1} of ${runs.length}` }), failed: [] };
+        if (first) return { verdict: verdict('killed', { detail: `${first} failed at step ${index + 1} of ${runs.length}` }), failed: [] };
       }
       return { verdict: verdict('survived'), failed: [] };
     }
@@ -201,8 +201,7 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
     select(candidate) {
       const wholeSuite = [{ timeoutMs: environment.timeoutMs }];
       if (!coverage) return wholeSuite;
-      const timeouts = { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs };
-      const selection = selectTests(coverage, candidate.sites, timeouts);
+      const selection = selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs });
       if (selection.files.length === 0) return [];
       // Where test files share one process (mocha, tape), a mutant can fail later files through
       // state it leaves behind (a global it deleted): a covered candidate runs the whole suite.

@@ -63,7 +63,7 @@ export interface Timeouts {
 /**
  * The covering files, most likely to notice the change first: a test file named after the
  * changed file (parse.test.ts for parse.ts), then the one calling the function most often, then
- * the fastest.
+ * the fastest. The timeout scales with their baseline time and never exceeds the whole suite's.
  */
 export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[], timeouts: Timeouts): Selection {
   const byFile = new Map(coverage.testFiles.map((test) => [test.file, test]));

@@ -59,16 +59,19 @@ describe('coverage-guided validation', () => {
     expect(mutate.exitCode, mutate.stderr).toBe(0);
     const validated: Record<string, Verdict[]> = {};
     const logs: Record<string, string> = {};
+    const outputs: Record<string, string> = {};
     const runDirs: Record<string, string> = {};
-    for (const [way, flags] of [['default', []], ['reference', ['--whole-suite']], ['screen', ['--kill-only']]] as const) {
+    // The kill screen goes through `run`, which has setup and mutate done and ends after validate.
+    for (const [way, command, flags] of [['default', 'validate', []], ['reference', 'validate', ['--whole-suite']], ['screen', 'run', ['--kill-only', '--out', tempDir('out')]]] as const) {
       const runDir = join(tempDir(way), 'run');
       runDirs[way] = runDir;
       mkdirSync(runDir, { recursive: true });
       copyFileSync(join(prepared, 'run.db'), join(runDir, 'run.db'));
-      const result = await swesynth(['validate', profile, '--run-dir', runDir, '--no-progress', ...flags]);
+      const result = await swesynth([command, profile, '--run-dir', runDir, '--no-progress', ...flags]);
       expect(result.exitCode, result.stderr).toBe(0);
       validated[way] = read(runDir, (store) => store.verdicts());
       logs[way] = result.stderr;
+      outputs[way] = result.stdout;
     }
     expect(logs.default).toMatch(/[1-9]\d* rebuilds compiled only the changed files, 0 ran the build/);
     expect(logs.reference).toMatch(/: 0 rebuilds compiled only the changed files, [1-9]\d* ran the build \(tsc -p tsconfig.json\)/);
@@ -89,7 +92,10 @@ describe('coverage-guided validation', () => {
     expect(killed.length).toBeGreaterThan(5);
     for (const verdict of killed) expect(verdict).toMatchObject({ failToPass: [], passToPass: [], detail: expect.stringMatching(/^test\/\w+\.test\.mjs::.+ failed at step \d of \d$/) });
     expect(killed.some((verdict) => verdict.detail!.includes(' failed at step 1 of 2'))).toBe(true);
-    expect(logs.screen).toMatch(/validate: kill screen of \d+ candidates \(killed \d+/);
+    expect(logs.screen).toMatch(/validate: kill screen of \d+ candidates \(.*killed \d+/);
+    expect(logs.screen).not.toMatch(/^(combine|issues|export):/m);
+    // The funnel table's total row: operator, proposed, parse-valid, type-valid, validated, killed.
+    expect(outputs.screen).toMatch(new RegExp(`^\\| \\*\\*all\\*\\* +\\| +\\d+ \\| +\\d+ \\| +\\S+ \\| +${validated.screen!.length} \\| +${killed.length} \\|`, 'm'));
 
     // The screen made no tasks: later stages refuse it, and validating without --kill-only gives the complete verdicts.
     const issues = await swesynth(['issues', profile, '--run-dir', runDirs.screen!, '--no-progress']);
