@@ -62,7 +62,7 @@ describe('coverage-guided validation', () => {
     const outputs: Record<string, string> = {};
     const runDirs: Record<string, string> = {};
     // The kill screen goes through `run`, which has setup and mutate done and ends after validate.
-    for (const [way, command, flags] of [['default', 'validate', []], ['reference', 'validate', ['--whole-suite']], ['screen', 'run', ['--kill-only', '--out', tempDir('out')]]] as const) {
+    for (const [way, command, flags] of [['default', 'validate', []], ['reference', 'validate', ['--whole-suite']], ['screen', 'run', ['--kill-only', '--max-candidates', '0', '--operators', operators, '--out', tempDir('out')]]] as const) {
       const runDir = join(tempDir(way), 'run');
       runDirs[way] = runDir;
       mkdirSync(runDir, { recursive: true });
