@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../pipeline/paths.js';
 import type { Verdict } from '../pipeline/records.js';
+import { KILLED } from '../pipeline/stats.js';
 import { RunStore } from '../pipeline/store.js';
 
 const { values, positionals: profiles } = parseArgs({
@@ -93,7 +94,7 @@ function wayOf(runDir: string, after?: { way: Way; verdicts: Verdict[] }): { way
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 /** What a complete verdict answers to "killed?": the kill screen's status for it. */
-const screened = (status: Verdict['status']) => (['kept', 'no-pass', 'fix-failed'].includes(status) ? 'killed' : status);
+const screened = (status: Verdict['status']) => (KILLED.has(status) ? 'killed' : status);
 
 /** Candidates whose kill screen verdict is not what their complete verdict says. */
 function screenDifferences(complete: Verdict[], screen: Verdict[]): string[] {

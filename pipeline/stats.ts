@@ -38,7 +38,8 @@ export interface Stats {
   overall: { operators: FunnelRow[]; total: FunnelRow };
 }
 
-const KILLED: ReadonlySet<VerdictStatus> = new Set(['kept', 'killed', 'no-pass', 'fix-failed', 'interfered']);
+/** The verdicts of candidates a stable test failed. */
+export const KILLED: ReadonlySet<VerdictStatus> = new Set(['kept', 'killed', 'no-pass', 'fix-failed', 'interfered']);
 
 /** The 95% Wilson score interval of k successes in n trials; it stays inside [0, 1] for small n. */
 export function wilson(k: number, n: number, z = 1.959964): [number, number] {

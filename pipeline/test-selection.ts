@@ -54,18 +54,12 @@ export function coveringTestFiles(coverage: CoverageMap, sites: Pick<Site, 'file
   return [...covering];
 }
 
-export interface Timeouts {
-  factor: number;
-  minimumMs: number;
-  wholeSuiteMs: number;
-}
-
 /**
  * The covering files, most likely to notice the change first: a test file named after the
  * changed file (parse.test.ts for parse.ts), then the one calling the function most often, then
  * the fastest. The timeout scales with their baseline time and never exceeds the whole suite's.
  */
-export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[], timeouts: Timeouts): Selection {
+export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[], timeouts: { factor: number; minimumMs: number; wholeSuiteMs: number }): Selection {
   const byFile = new Map(coverage.testFiles.map((test) => [test.file, test]));
   const stems = new Set(sites.map((site) => withoutExtension(site.file).split('/').pop()!));
   const names = new Set(sites.map((site) => runtimeName(site.unit)));
