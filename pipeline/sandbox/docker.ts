@@ -40,6 +40,31 @@ export async function connectEngine(): Promise<Docker> {
 const live = new Set<Docker.Container>();
 const creating = new Set<Promise<Docker.Container>>();
 let signalsHandled = false;
+let interrupted = false;
+
+/** Never settles: the process exits once its containers are removed. */
+const untilExit = () => new Promise<never>(() => undefined);
+
+/**
+ * The work goes on while the containers are removed after Ctrl-C or SIGTERM. A command whose
+ * container went away under it must not become a verdict in the run store, so after the signal
+ * its caller waits for the exit instead, and the candidate is validated again on resume.
+ */
+async function unlessInterrupted<T>(work: Promise<T>): Promise<T> {
+  const settled = await work.then((value) => ({ value }), (error: unknown) => ({ error }));
+  if (interrupted) return untilExit();
+  if ('error' in settled) throw settled.error;
+  return settled.value;
+}
+
+/** Removes every container this process owns, including those whose creation is under way. */
+async function removeOwnedContainers(): Promise<void> {
+  // Creations started before the signal may finish while earlier containers are being removed.
+  while (creating.size > 0 || live.size > 0) {
+    await Promise.allSettled([...creating]);
+    await Promise.allSettled([...live].map((container) => removeOwnedContainer(container)));
+  }
+}
 
 /**
  * Creates a container labelled with this process as its owner and removed if the process is
@@ -50,13 +75,12 @@ export async function createOwnedContainer(docker: Docker, options: Docker.Conta
     signalsHandled = true;
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
       process.once(signal, () => {
-        // A container still being created when the signal comes is removed once it exists.
-        void Promise.allSettled(creating)
-          .then(() => Promise.allSettled([...live].map((each) => each.remove({ force: true }))))
-          .finally(() => process.exit(code));
+        interrupted = true;
+        void removeOwnedContainers().finally(() => process.exit(code));
       });
     }
   }
+  if (interrupted) return untilExit();
   const created = docker.createContainer({ ...options, Labels: { ...options.Labels, [LABEL]: '1', [OWNER_LABEL]: OWNER } }).then((container) => {
     live.add(container);
     return container;
@@ -136,7 +160,7 @@ export class DockerSandbox implements Sandbox {
       HostConfig: { NetworkMode: 'none', Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes, NanoCpus: Math.round(limits.cpus * 1e9), PidsLimit: limits.pids },
     });
     try {
-      await container.start();
+      await unlessInterrupted(container.start());
     } catch (error) {
       await removeOwnedContainer(container);
       throw error;
@@ -144,7 +168,11 @@ export class DockerSandbox implements Sandbox {
     return new DockerSandbox(docker, container, env);
   }
 
-  async exec(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
+  exec(command: Command | string, options: { timeoutMs: number }): Promise<ExecResult> {
+    return unlessInterrupted(this.execute(command, options));
+  }
+
+  private async execute(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
     const started = performance.now();
     if (this.killed) return { exitCode: null, timedOut: false, durationMs: 0, outputTail: 'the container was killed by an earlier command' };
     const shell = typeof command === 'string';
@@ -172,10 +200,14 @@ export class DockerSandbox implements Sandbox {
 
   async writeFile(path: string, text: string): Promise<void> {
     const target = posix.join(CONTAINER_ROOT, path);
-    await this.container.putArchive(tarOf(basename(target), Buffer.from(text, 'utf8')), { path: dirname(target) });
+    await unlessInterrupted(this.container.putArchive(tarOf(basename(target), Buffer.from(text, 'utf8')), { path: dirname(target) }));
   }
 
-  async readFile(path: string): Promise<string> {
+  readFile(path: string): Promise<string> {
+    return unlessInterrupted(this.read(path));
+  }
+
+  private async read(path: string): Promise<string> {
     const exec = await this.container.exec({ Cmd: ['cat', posix.join(CONTAINER_ROOT, path)], AttachStdout: true, AttachStderr: true });
     const { stdout, output } = await drain(this.docker, (await exec.start({ hijack: true, stdin: false })) as unknown as Readable);
     const { ExitCode } = await exec.inspect();

@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import Docker from 'dockerode';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -74,14 +75,31 @@ withEngine('the Docker sandbox', () => {
     expect(await swesynthContainers()).toBe(0);
   });
 
-  it('removes its containers when interrupted with SIGTERM', async () => {
-    const child = execa(process.execPath, [CLI, 'run', EXAMPLE_PROFILE, '--run-dir', join(tempDir('interrupted'), 'run'), '--out', tempDir('out'), ...IN_DOCKER, '--max-candidates', '40'], { reject: false });
-    for (let waited = 0; waited < 120_000 && (await swesynthContainers()) === 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  it('removes its containers when interrupted with SIGTERM during validation, and records no verdict of a container it removed', async () => {
+    const runDir = join(tempDir('interrupted'), 'run');
+    const child = execa(process.execPath, [CLI, 'run', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', tempDir('out'), ...IN_DOCKER, '--max-candidates', '40'], { reject: false });
+    // Read-only beside the running stage: the store is in WAL mode.
+    const verdictsSoFar = () => {
+      if (!existsSync(join(runDir, 'run.db'))) return 0;
+      const db = new Database(join(runDir, 'run.db'), { readonly: true });
+      try {
+        return (db.prepare('SELECT count(*) AS count FROM verdicts').get() as { count: number }).count;
+      } catch {
+        return 0;
+      } finally {
+        db.close();
+      }
+    };
+    for (let waited = 0; waited < 300_000 && child.exitCode === null && verdictsSoFar() < 2; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await swesynthContainers()).toBeGreaterThan(0);
     child.kill('SIGTERM');
     const ended = await child;
-    expect(ended.exitCode).toBe(143);
+    expect(ended.exitCode, ended.stderr).toBe(143);
     expect(await swesynthContainers()).toBe(0);
+    // The example's mutants are kept, survive or time out; an error here would be a removed container's.
+    const verdicts = verdictsIn(runDir);
+    expect(verdicts.length).toBeLessThan(40);
+    expect(verdicts.filter((verdict) => verdict.status === 'error')).toEqual([]);
   });
 
   it('prunes the containers a killed run left behind', async () => {
