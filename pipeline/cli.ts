@@ -5,7 +5,7 @@ import type { Logger, StageContext, StageResult } from './context.js';
 import { bytesOf, CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
 import { UserError } from './errors.js';
 import { exportDataset } from './export.js';
-import { init } from './init.js';
+import { init } from './repo/init.js';
 import { openRun, requireEarlierStages, STAGES } from './stages.js';
 import type { StageName } from './store.js';
 import { connectEngine, pruneContainers } from './sandbox/docker.js';

@@ -1,4 +1,4 @@
-import type { RepoProfile } from './profile.js';
+import type { RepoProfile } from './repo/profile.js';
 import type { SplitRule } from './dataset/splits.js';
 import type { MutationSettings } from './records.js';
 import type { ContainerLimits } from './sandbox/docker.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { testIdsOf, type DatasetRepo, type Instance } from './dataset/instance.js';
 import { readDataset } from './dataset/read.js';
 import { UserError } from './errors.js';
-import type { RepoProfile } from './profile.js';
+import type { RepoProfile } from './repo/profile.js';
 import { runnerNamed } from './runners/index.js';
 import { runTests } from './runners/run-tests.js';
 import { LocalSandbox } from './sandbox/local.js';

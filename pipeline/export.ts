@@ -7,7 +7,7 @@ import type { StageContext, StageResult } from './context.js';
 import type { Instance } from './dataset/instance.js';
 import { writeDataset, type DatasetSource, type SelfCheck } from './dataset/write.js';
 import { evaluate, type Prediction } from './evaluate.js';
-import { slugOf, type RepoProfile } from './profile.js';
+import { slugOf, type RepoProfile } from './repo/profile.js';
 import { MutationSettings } from './records.js';
 import { statsOf } from './stats.js';
 import { environmentOf, preparedWorkspace } from './setup.js';

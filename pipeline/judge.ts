@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { filesOf, mutatedFiles } from './candidates.js';
 import { TranspileBuild } from './incremental-build.js';
-import { RepoProfile } from './profile.js';
+import { RepoProfile } from './repo/profile.js';
 import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, Verdict } from './records.js';
 import { runnerNamed } from './runners/index.js';
 import { runTests, type TestRequest } from './runners/run-tests.js';

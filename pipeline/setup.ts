@@ -7,7 +7,7 @@ import type { StageContext, StageResult } from './context.js';
 import { learnCoverage } from './coverage.js';
 import { UserError } from './errors.js';
 import { commitAll, git } from './git.js';
-import { isGitUrl } from './profile.js';
+import { isGitUrl } from './repo/profile.js';
 import { BaselineTest, Environment } from './records.js';
 import { runnerNamed } from './runners/index.js';
 import { runTests } from './runners/run-tests.js';

@@ -11,7 +11,7 @@ import { evaluate, loadDataset, readPredictions, type Prediction } from './evalu
 import { preparedWorkspace } from './setup.js';
 import { issues } from './issues.js';
 import { mutate } from './mutate.js';
-import { RepoProfile, resolveTarget, slugOf } from './profile.js';
+import { RepoProfile, resolveTarget, slugOf } from './repo/profile.js';
 import { setup } from './setup.js';
 import { combineStats, statsOf, type Stats } from './stats.js';
 import { RunStore, type StageName } from './store.js';

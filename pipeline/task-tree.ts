@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import type { Instance } from './dataset/instance.js';
 import { UserError } from './errors.js';
 import { git } from './git.js';
-import type { RepoProfile } from './profile.js';
+import type { RepoProfile } from './repo/profile.js';
 import { LocalSandbox } from './sandbox/local.js';
 
 /** The files a test patch creates: the tests a task hides from the agent and grading brings back. */

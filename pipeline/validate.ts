@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from './errors.js';
 import { judge, type Outcome, openJudge, type ValidationSpec } from './judge.js';
-import { isGitUrl } from './profile.js';
+import { isGitUrl } from './repo/profile.js';
 import { Progress } from './progress.js';
 import { type Candidate, CoverageMap } from './records.js';
 import { connectEngine, pruneContainers } from './sandbox/docker.js';

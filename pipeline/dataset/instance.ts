@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RepoProfile } from '../profile.js';
+import { RepoProfile } from '../repo/profile.js';
 
 /** One task as instances.jsonl holds it: SWE-bench's fields, then swesynth's own. */
 export const Instance = z.object({

@@ -13,6 +13,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const ava: RunnerAdapter = {
   name: 'ava',
+  package: 'ava',
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {

@@ -4,6 +4,7 @@ import type { RunnerAdapter } from './types.js';
 /** Jest, with the repository's own config; it reports through its built-in JSON report. */
 export const jest: RunnerAdapter = {
   name: 'jest',
+  package: 'jest',
   isolatesFiles: true,
   warmServer: 'jest-warm.cjs',
   command({ only, args, reportFile, timeoutMs }) {

@@ -9,6 +9,7 @@ import type { RunnerAdapter } from './types.js';
  */
 export const mocha: RunnerAdapter = {
   name: 'mocha',
+  package: 'mocha',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {

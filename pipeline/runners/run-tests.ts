@@ -10,7 +10,7 @@ export type TestRun =
   /** No test reported, or a report cut short: an infrastructure problem, never a verdict. */
   | { kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string };
 
-export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools'> & {
+export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'> & {
   /** Environment variables for the runner's process, on top of the adapter's. */
   env?: Record<string, string>;
   /** Through the runner's warm server where the adapter has one and the sandbox can keep it. */
@@ -25,7 +25,8 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
   const reportName = `.swesynth-report-${randomUUID()}.jsonl`;
   const reportFile = join(sandbox.root, reportName);
   try {
-    const command = adapter.command({ ...request, reportFile, tools: sandbox.tools });
+    const version = await installedVersion(sandbox, adapter);
+    const command = adapter.command({ ...request, reportFile, tools: sandbox.tools, version });
     const env = { ...command.env, ...request.env };
     if (request.warm && adapter.warmServer && sandbox.serve) {
       const server = { file: sandbox.tools.node, args: [sandbox.tools.runnerFile(adapter.warmServer)], env };
@@ -48,4 +49,18 @@ async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: str
   if (results.length === 0) return broken(`the ${adapter.name} runner reported no tests`);
   if (!complete) return broken(`the ${adapter.name} runner exited before finishing its report`);
   return { kind: 'results', results, durationMs: exec.durationMs };
+}
+
+const versions = new WeakMap<Sandbox, Map<string, string | null>>();
+
+/** The version of the adapter's package installed in the sandbox, read once per sandbox. */
+export async function installedVersion(sandbox: Sandbox, adapter: RunnerAdapter): Promise<string | null> {
+  if (!adapter.package) return null;
+  const known = versions.get(sandbox) ?? new Map<string, string | null>();
+  versions.set(sandbox, known);
+  if (!known.has(adapter.package)) {
+    const manifest = await sandbox.readFile(`node_modules/${adapter.package}/package.json`).catch(() => '');
+    known.set(adapter.package, /"version"\s*:\s*"([^"]+)"/.exec(manifest)?.[1] ?? null);
+  }
+  return known.get(adapter.package) ?? null;
 }

@@ -14,6 +14,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const tap: RunnerAdapter = {
   name: 'tap',
+  package: 'tap',
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {

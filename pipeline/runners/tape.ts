@@ -14,6 +14,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const tape: RunnerAdapter = {
   name: 'tape',
+  package: 'tape',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {

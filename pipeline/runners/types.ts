@@ -56,6 +56,11 @@ export interface RunnerRequest {
   reportFile: string;
   timeoutMs: number;
   tools: Toolchain;
+  /**
+   * The installed version of the runner's package (`package` below), or null when it cannot be
+   * read; an adapter passes only the flags and reporter that this version understands.
+   */
+  version: string | null;
 }
 
 export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava'] as const;
@@ -64,6 +69,8 @@ export type RunnerName = (typeof RUNNER_NAMES)[number];
 /** One test framework: how to call it, and how to read what it reports. */
 export interface RunnerAdapter {
   name: RunnerName;
+  /** The npm package that provides the runner, whose installed version `command` is told. */
+  package?: string;
   /**
    * Whether each test file runs in a fresh module registry or process, so that one file cannot
    * change what another sees (mocha and tape load every file into one process).

@@ -8,6 +8,7 @@ import type { RunnerAdapter } from './types.js';
  */
 export const vitest: RunnerAdapter = {
   name: 'vitest',
+  package: 'vitest',
   isolatesFiles: true,
   warmServer: 'vitest-warm.mjs',
   command({ only, args, reportFile, timeoutMs, tools }) {

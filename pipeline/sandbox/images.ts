@@ -6,7 +6,7 @@ import type Docker from 'dockerode';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { reporterPath } from '../paths.js';
-import type { RepoProfile } from '../profile.js';
+import type { RepoProfile } from '../repo/profile.js';
 import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES, createOwnedContainer, LABEL, removeOwnedContainer } from './docker.js';
 
 /** The base image when none is chosen: an official Node.js 20 image, for machines with a registry. */

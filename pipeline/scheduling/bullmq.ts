@@ -9,7 +9,7 @@ import type { Logger } from '../context.js';
 import { UserError } from '../errors.js';
 import { judge, type Judge, openJudge, Outcome, ValidationSpec } from '../judge.js';
 import { processAlive } from '../process-alive.js';
-import { slugOf } from '../profile.js';
+import { slugOf } from '../repo/profile.js';
 import { type Candidate, Site } from '../records.js';
 import { connectEngine, type ContainerLimits } from '../sandbox/docker.js';
 import { environmentImage } from '../sandbox/images.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectProfile, type RepoFacts } from '../../pipeline/detect.js';
+import { detectProfile, type RepoFacts } from '../../pipeline/repo/detect.js';
 
 function facts(packageJson: Record<string, unknown>, rootFiles: string[] = [], texts: Record<string, string> = {}): RepoFacts {
   return { packageJson, rootFiles, read: (file) => texts[file] };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { RepoProfile } from '../../pipeline/profile.js';
+import { RepoProfile } from '../../pipeline/repo/profile.js';
 import { copyFixture, FIXTURES, swesynth, tempDir } from '../helpers.js';
 
 describe('init', () => {

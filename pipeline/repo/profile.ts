@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { detectProfile, factsOf } from './detect.js';
-import { UserError } from './errors.js';
-import { RUNNER_NAMES } from './runners/types.js';
+import { UserError } from '../errors.js';
+import { RUNNER_NAMES } from '../runners/types.js';
 
 /** How to obtain, install and test one repository. Written by hand or by `init`, reviewed by the user. */
 export const RepoProfile = z

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoProfile } from './profile.js';
-import type { RunnerName } from './runners/types.js';
+import type { RunnerName } from '../runners/types.js';
 
 /** What detection reads: the root's package.json and which files exist. */
 export interface RepoFacts {

@@ -3,8 +3,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { detectProfile, factsOf } from './detect.js';
-import { UserError } from './errors.js';
-import { git } from './git.js';
+import { UserError } from '../errors.js';
+import { git } from '../git.js';
 import { isGitUrl, RepoProfile, slugOf } from './profile.js';
 
 export interface InitOptions {
