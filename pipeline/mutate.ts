@@ -73,9 +73,11 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
   const done = store.stageSummary('mutate');
   if (done) return { stage: 'mutate', alreadyDone: true, ...done };
 
-  const { workspace } = environmentOf(ctx);
+  const { workspace, testFiles } = environmentOf(ctx);
   const operators = operatorsNamed(settings.operators);
-  const files = (await glob(profile.source.include, { cwd: workspace, ignore: [...profile.source.exclude, ...profile.tests, '**/node_modules/**'] })).sort();
+  const tests = new Set(testFiles);
+  const ignore = [...profile.source.exclude, ...profile.tests, '**/node_modules/**'];
+  const files = (await glob(profile.source.include, { cwd: workspace, ignore })).filter((file) => !tests.has(file)).sort();
   if (files.length === 0) {
     throw new UserError(`no source files in ${profile.name} match ${profile.source.include.join(', ')}`, 'set "source.include" in the repo profile');
   }

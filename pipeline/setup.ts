@@ -142,19 +142,20 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
 
   log.info(`setup: bringing ${profile.name} into ${workspace}`);
   const baseCommit = await materialize(ctx, workspace);
-  const testFiles = (await glob(profile.tests, { cwd: workspace, ignore: ['**/node_modules/**'] })).sort();
-  if (testFiles.length === 0) {
+  const place = options.sandbox === 'docker' ? await inDocker(ctx, workspace, baseCommit) : await inWorkspace(ctx, workspace);
+  const adapter = runnerNamed(profile.runner);
+  // Listed after install and build: a suite may be build output, or written by the build.
+  const listed = (await glob(profile.tests, { cwd: workspace, ignore: ['**/node_modules/**'] })).sort();
+  if (listed.length === 0 && !adapter.findsTestFiles) {
     throw new UserError(`no test files in ${profile.name} match ${profile.tests.join(', ')}`, 'set "tests" in the repo profile to globs that find the test files');
   }
-  const place = options.sandbox === 'docker' ? await inDocker(ctx, workspace, baseCommit) : await inWorkspace(ctx, workspace);
 
-  const adapter = runnerNamed(profile.runner);
   const runs: TestResult[][] = [];
   let baselineMs = 0;
   for (let i = 1; i <= options.baselineRuns; i++) {
-    log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${testFiles.length} test files)`);
+    log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${listed.length} test files listed)`);
     const sandbox = await place.open();
-    const run = await runTests(sandbox, adapter, { testFiles, args: profile.runnerArgs, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() => place.close(sandbox));
+    const run = await runTests(sandbox, adapter, { testFiles: listed, args: profile.runnerArgs, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() => place.close(sandbox));
     if (run.kind === 'timeout') throw new UserError(`the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`, 'exclude hanging tests in the repo profile');
     if (run.kind === 'broken') {
       throw new UserError(`${run.reason} (exit code ${run.exitCode}):\n${run.outputTail.trim()}`, 'check the runner and test globs in the repo profile');
@@ -162,6 +163,8 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     runs.push(run.results);
     baselineMs = Math.max(baselineMs, run.durationMs);
   }
+  // A runner that finds its own files is the authority on which files are tests.
+  const testFiles = [...new Set([...listed, ...runs.flat().map((result) => result.file)])].sort();
 
   const baseline = classifyBaseline(runs);
   const count = (verdict: BaselineTest['verdict']) => baseline.filter((test) => test.verdict === verdict).length;

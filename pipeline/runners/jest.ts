@@ -6,6 +6,7 @@ export const jest: RunnerAdapter = {
   name: 'jest',
   package: 'jest',
   isolatesFiles: true,
+  findsTestFiles: true,
   warmServer: 'jest-warm.cjs',
   command({ only, args, reportFile, timeoutMs }) {
     return {

@@ -77,6 +77,11 @@ export interface RunnerAdapter {
    */
   isolatesFiles: boolean;
   /**
+   * Whether a run with no files named finds the suite's files from the runner's own
+   * configuration; the profile's test globs then only add to the files its report names.
+   */
+  findsTestFiles?: boolean;
+  /**
    * A server (a file of pipeline/runners/) that keeps the runner loaded between runs: it takes
    * `{ args }`, the arguments `command` would pass, and runs them in its own process.
    */

@@ -10,6 +10,7 @@ export const vitest: RunnerAdapter = {
   name: 'vitest',
   package: 'vitest',
   isolatesFiles: true,
+  findsTestFiles: true,
   warmServer: 'vitest-warm.mjs',
   command({ only, args, reportFile, timeoutMs, tools }) {
     // Tests' and hooks' own timeouts fire before the process is killed, so an async hang is reported as such.
