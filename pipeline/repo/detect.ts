@@ -1,29 +1,20 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename } from 'node:path';
+import { allRunners } from '../runners/index.js';
+import type { RunnerAdapter, RunnerInvocation, RunnerName } from '../runners/types.js';
+import type { RepoFacts } from './facts.js';
 import type { RepoProfile } from './profile.js';
-import type { RunnerName } from '../runners/types.js';
+import { commandLine, parseScript, type SimpleCommand } from './shell.js';
 
-/** What detection reads: the root's package.json and which files exist. */
-export interface RepoFacts {
-  packageJson: PackageJson;
-  /** Files at the repository root. */
-  rootFiles: string[];
-  /** A root file's text, or undefined. */
-  read(file: string): string | undefined;
-}
-
-interface PackageJson {
-  name?: string;
-  version?: string;
-  packageManager?: string;
-  scripts?: Record<string, string>;
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-  ava?: { files?: string[] };
-  mocha?: { spec?: string | string[] };
-}
+export type { RepoFacts } from './facts.js';
+export { factsOf } from './facts.js';
 
 export type DetectedProfile = Omit<RepoProfile, 'name' | 'url' | 'commit' | 'minPassShare' | 'timeouts' | 'env'> & { env: Record<string, string> };
+
+/** A profile as detected, with one line per decision saying what it was read from (for `doctor`). */
+export interface Detection {
+  profile: DetectedProfile;
+  reasons: string[];
+}
 
 const SOURCE_EXTENSIONS = '{js,mjs,cjs,ts,mts,cts,jsx,tsx}';
 const NOT_SOURCE = [
@@ -34,134 +25,325 @@ const NOT_SOURCE = [
   '**/test/**', '**/tests/**', '**/__tests__/**', '**/spec/**', '**/__mocks__/**', '**/fixtures/**', '**/*.{test,spec,test-d}.*',
   '**/*.config.*', '**/.*rc.*', '**/.*/**',
 ];
-const DEFAULT_TESTS: Record<RunnerName, string[]> = {
-  jest: ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)'],
-  vitest: ['**/*.{test,spec}.?(c|m)[jt]s?(x)', '**/__tests__/**/*.?(c|m)[jt]s?(x)'],
-  'node-test': ['**/*.test.?(c|m)js', '**/*-test.?(c|m)js', '**/*_test.?(c|m)js', '**/test-*.?(c|m)js', '**/test/**/*.?(c|m)js'],
-  mocha: ['test/*.{js,cjs,mjs}'],
-  tap: ['test/**/*.{js,cjs,mjs,ts}', 'tests/**/*.{js,cjs,mjs,ts}', '**/*.test.{js,cjs,mjs,ts}'],
-  tape: ['test/**/*.{js,cjs,mjs}'],
-  ava: ['test.js', 'src/test.js', 'source/test.js', '**/test-*.{js,cjs,mjs}', '**/*.spec.{js,cjs,mjs}', '**/*.test.{js,cjs,mjs}', '**/test/**/*.{js,cjs,mjs}', '**/tests/**/*.{js,cjs,mjs}', '**/__tests__/**/*.{js,cjs,mjs}'],
-};
-/** Commands that only wrap the runner (coverage, environment) and are dropped to find it. */
-const WRAPPERS = new Set(['c8', 'nyc', 'cross-env', 'dotenv', 'env', 'npx', 'pnpm exec', 'yarn', 'time']);
-/** Runner flags swesynth sets itself (reporters, coverage, watch), dropped from runnerArgs. */
-const MANAGED_FLAG = /^--?(coverage|no-coverage|collectCoverage|watch|watchAll|reporter|reporters|json|outputFile|ci|R|color|colors|bail|silent|verbose|tap)\b/;
-const BUILD_TOOLS = /\b(tsc|tsup|tsdown|rollup|esbuild|babel|webpack|microbundle|swc|unbuild|vite build)\b/;
+/** Scripts that run a suite when `test` does not, in the order they are tried. */
+const TEST_SCRIPTS = ['test', 'test:unit', 'test:node', 'test:all', 'tests', 'unit', 'spec'];
+const PLACEHOLDER_TEST = /no test specified/;
+/** Steps that only check (lint, types, formatting, audits, coverage uploads): never part of a build. */
+const CHECKS = new Set([
+  'eslint', 'prettier', 'standard', 'xo', 'tslint', 'tsd', 'attw', 'publint', 'size-limit', 'aud', 'depcheck', 'evalmd', 'markdownlint',
+  'markdownlint-cli2', 'knip', 'biome', 'oxlint', 'type-coverage', 'check-dts', 'echo', 'exit', 'true', 'codecov', 'coveralls', 'nsp',
+  'lockfile-lint', 'license-checker', 'ls-engines', 'npmignore', 'safe-publish-latest', 'sort-package-json', 'dtslint', 'api-extractor',
+  'remark', 'stylelint', 'jscs', 'jshint', 'semistandard', 'dependency-check', 'madge', 'are-the-types-wrong', 'nyc', 'c8', 'git', 'tsc-strict',
+]);
+/** Commands that hand a task to every workspace package (the monorepo's own runner of scripts). */
+const DELEGATES = new Set(['lerna', 'turbo', 'nx', 'wsrun', 'ultra']);
+/** Environment that keeps installs from downloading browsers and binaries, which cannot be reached and are never needed. */
+const OFFLINE_INSTALL: Array<[dependency: string, name: string, value: string]> = [
+  ['puppeteer', 'PUPPETEER_SKIP_DOWNLOAD', '1'],
+  ['playwright', 'PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD', '1'],
+  ['@playwright/test', 'PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD', '1'],
+  ['cypress', 'CYPRESS_INSTALL_BINARY', '0'],
+  ['electron', 'ELECTRON_SKIP_BINARY_DOWNLOAD', '1'],
+  ['husky', 'HUSKY', '0'],
+];
+/** Subcommands of yarn and pnpm, which are never an installed binary's name. */
+const PACKAGE_MANAGER_COMMANDS = new Set([
+  'install', 'i', 'add', 'remove', 'rm', 'audit', 'run', 'exec', 'dlx', 'why', 'list', 'ls', 'outdated', 'pack', 'publish', 'rebuild',
+  'workspaces', 'workspace', 'recursive', 'up', 'upgrade', 'link', 'unlink', 'info', 'config', 'dedupe', 'prune', 'store', 'node',
+  'constraints', 'version', 'init', 'create', 'import', 'patch', 'bin', 'cache', 'licenses', 'check',
+]);
+/** Options of coverage wrappers that take a value, so the value is not taken for the wrapped command. */
+const WRAPPER_OPTIONS_WITH_VALUE = new Set([
+  '-r', '--reporter', '-i', '--require', '-e', '--extension', '-n', '--include', '-x', '--exclude', '-t', '--temp-dir', '--temp-directory',
+  '--report-dir', '-o', '--reports-dir', '--cwd', '--lines', '--branches', '--functions', '--statements', '--src', '--nycrc-path',
+  '--config', '-p', '--package', '-c', '--call',
+]);
 
-function words(command: string): string[] {
-  return (command.match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((word) => word.replace(/^(['"])(.*)\1$/, '$2'));
+/** One command the test script runs, after following `npm run` and friends, with the environment it inherits. */
+interface Step {
+  env: Record<string, string>;
+  words: string[];
+  /** The script it was written in. */
+  script: string;
+  phase: 'pretest' | 'test';
 }
 
-/** The commands a script runs, following `npm run x`, `pnpm x` and `yarn x` into other scripts. */
-function expandScript(scripts: Record<string, string>, name: string, seen = new Set<string>()): string[] {
+/** `npm run x -- args`, `yarn x`, `pnpm run x`, `run-s a b`: the scripts it runs and the words it passes on. */
+function scriptCall(words: string[], scripts: Record<string, string>): { names: string[]; extra: string[] } | null {
+  const [tool, ...rest] = words;
+  const isScript = (name: string | undefined): name is string => name !== undefined && scripts[name] !== undefined;
+  const afterDashes = (list: string[]) => (list.includes('--') ? list.slice(list.indexOf('--') + 1) : []);
+  if (tool === 'npm' || tool === 'pnpm' || tool === 'yarn' || tool === 'bun') {
+    const flags = rest.filter((word) => word.startsWith('-'));
+    // Workspace-wide calls run every package's script: that is the monorepo's concern, not one script's.
+    if (flags.some((flag) => /^(--workspaces?|-ws|-w|-r|--recursive|--filter|-F|--if-present-in)/.test(flag))) return null;
+    const plain = rest.filter((word) => !word.startsWith('-'));
+    const verb = plain[0];
+    if (tool === 'npm' && (verb === 'test' || verb === 't' || verb === 'tst')) return { names: ['test'], extra: afterDashes(rest) };
+    const name = verb === 'run' || verb === 'run-script' ? plain[1] : verb;
+    if (!isScript(name) || (tool === 'npm' && verb !== 'run' && verb !== 'run-script' && verb !== 'start')) return null;
+    const extra = tool === 'yarn' ? rest.slice(rest.indexOf(name) + 1) : afterDashes(rest);
+    return { names: [name], extra };
+  }
+  if (tool === 'run-s' || tool === 'run-p' || tool === 'npm-run-all' || tool === 'npm-run-all2') {
+    const patterns = rest.filter((word) => !word.startsWith('-'));
+    const names = patterns.flatMap((pattern) => {
+      const [scriptPattern] = pattern.split(' ');
+      const expression = new RegExp(`^${scriptPattern!.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '.*').replace(/\*/g, '[^:]*')}$`);
+      return Object.keys(scripts).filter((script) => expression.test(script));
+    });
+    return names.length > 0 ? { names, extra: [] } : null;
+  }
+  return null;
+}
+
+function expandScript(scripts: Record<string, string>, name: string, env: Record<string, string>, phase: Step['phase'], extra: string[], seen: Set<string>): Step[] {
   const script = scripts[name];
   if (script === undefined || seen.has(name)) return [];
-  seen.add(name);
-  return script
-    .split(/&&|\|\||;|\|/)
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .flatMap((part) => {
-      const call = /^(?:npm run|npm run-script|pnpm run|pnpm|yarn run|yarn)\s+(?:--silent\s+)?([\w:.-]+)/.exec(part);
-      return call && scripts[call[1]!] !== undefined ? expandScript(scripts, call[1]!, seen) : [part];
-    });
+  return expandText(scripts, script, name, env, phase, extra, new Set(seen).add(name));
 }
 
-interface RunnerCall {
-  runner: RunnerName;
-  flags: string[];
-  positional: string[];
+function expandText(
+  scripts: Record<string, string>,
+  text: string,
+  name: string,
+  env: Record<string, string>,
+  phase: Step['phase'],
+  extra: string[],
+  seen: Set<string>,
+): Step[] {
+  const commands = parseScript(text);
+  return commands.flatMap((command, index) => {
+    const unwrapped = withoutEnvironmentWrappers(command);
+    const stepEnv = { ...env, ...unwrapped.env };
+    const words = index === commands.length - 1 ? [...unwrapped.words, ...extra] : unwrapped.words;
+    if (words[0] === 'concurrently') {
+      return words.slice(1).filter((word) => !word.startsWith('-')).flatMap((part) => expandText(scripts, part, name, stepEnv, phase, [], seen));
+    }
+    const call = scriptCall(words, scripts);
+    if (!call) return [{ env: stepEnv, words, script: name, phase }];
+    return call.names.flatMap((called, position) => [
+      ...expandScript(scripts, `pre${called}`, stepEnv, phase, [], seen),
+      ...expandScript(scripts, called, stepEnv, phase, position === call.names.length - 1 ? call.extra : [], seen),
+    ]);
+  });
 }
 
-/** Finds the runner in one command: `c8 mocha 'test/*.mjs'`, `NODE_ENV=test jest --env node`, `node --test`. */
-function runnerCall(command: string): RunnerCall | null {
-  const tokens = words(command);
-  while (tokens.length > 0 && (/^\w+=/.test(tokens[0]!) || WRAPPERS.has(tokens[0]!) || (tokens[0]!.startsWith('-') && tokens.length > 1))) tokens.shift();
-  const [bin, ...rest] = tokens;
-  let runner: RunnerName | null = null;
-  if (bin === 'node' && rest.includes('--test')) {
-    runner = 'node-test';
-    rest.splice(rest.indexOf('--test'), 1);
-  } else if (bin === 'jest' || bin === 'vitest' || bin === 'mocha' || bin === 'tap' || bin === 'tape' || bin === 'ava') {
-    runner = bin;
-  }
-  if (!runner) return null;
-  if (runner === 'vitest' && (rest[0] === 'run' || rest[0] === 'watch')) rest.shift();
-  const flags: string[] = [];
-  const positional: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const word = rest[i]!;
-    if (word.startsWith('-')) {
-      const takesValue = !word.includes('=') && rest[i + 1] !== undefined && !rest[i + 1]!.startsWith('-') && !/[*/]|\.[cm]?[jt]s$/.test(rest[i + 1]!);
-      const value = takesValue ? rest[++i]! : null;
-      if (!MANAGED_FLAG.test(word)) flags.push(word, ...(value === null ? [] : [value]));
+/** `cross-env A=1 cmd`, `env A=1 cmd`, `dotenv -e .env -- cmd`: the command, with what they set. */
+function withoutEnvironmentWrappers(command: SimpleCommand): SimpleCommand {
+  const env = { ...command.env };
+  const words = [...command.words];
+  for (;;) {
+    const head = words[0];
+    if (head === 'cross-env' || head === 'cross-env-shell' || head === 'env') {
+      words.shift();
+      while (words[0] !== undefined && /^[A-Za-z_]\w*=/.test(words[0])) {
+        const [variable, ...value] = words.shift()!.split('=');
+        env[variable!] = value.join('=');
+      }
+    } else if (head === 'dotenv' || head === 'dotenv-cli') {
+      const end = words.indexOf('--');
+      words.splice(0, end === -1 ? 1 : end + 1);
     } else {
-      positional.push(word);
+      return { env, words };
     }
   }
-  return { runner, flags, positional };
 }
 
-const RUNNER_PACKAGES: RunnerName[] = ['vitest', 'jest', 'mocha', 'ava', 'tap', 'tape'];
+/**
+ * The command a step really starts: past `npx`, `pnpm exec`, coverage wrappers (`nyc`, `c8`),
+ * `time`, and `node path/to/the/runner's/bin` (node's own options going to NODE_OPTIONS).
+ */
+function unwrapTool(step: Step): Step {
+  const words = [...step.words];
+  const env = { ...step.env };
+  const skipOptions = () => {
+    while (words[0]?.startsWith('-')) {
+      const option = words.shift()!;
+      if (!option.includes('=') && WRAPPER_OPTIONS_WITH_VALUE.has(option)) words.shift();
+    }
+  };
+  for (;;) {
+    const head = words[0] ?? '';
+    if (head === 'npx' || head === 'bunx' || head === 'time') {
+      words.shift();
+      skipOptions();
+    } else if ((head === 'pnpm' || head === 'yarn' || head === 'npm') && (words[1] === 'exec' || words[1] === 'dlx')) {
+      words.splice(0, 2);
+      skipOptions();
+      if (words[0] === '--') words.shift();
+    } else if ((head === 'nyc' || head === 'c8') && words.length > 1 && !['report', 'check-coverage', 'merge', 'instrument'].includes(words[1]!)) {
+      words.shift();
+      skipOptions();
+      if (words[0] === '--') words.shift();
+    } else if ((head === 'pnpm' || head === 'yarn') && /^[\w@][\w./@-]*$/.test(words[1] ?? '') && !PACKAGE_MANAGER_COMMANDS.has(words[1]!)) {
+      // `yarn jest`: a package manager starts an installed binary that is not a script.
+      words.shift();
+    } else if (/node_modules\/\.bin\//.test(head)) {
+      words[0] = basename(head);
+    } else if (head === 'node' && !words.includes('--test')) {
+      const script = words.findIndex((word, i) => i > 0 && !word.startsWith('-') && !WRAPPER_OPTIONS_WITH_VALUE.has(words[i - 1]!));
+      const bin = script === -1 ? null : /node_modules\/(?:\.bin\/([\w.-]+)|((?:@[\w.-]+\/)?[\w.-]+)\/bin\/)/.exec(words[script]!);
+      if (!bin) return { ...step, env, words };
+      const nodeOptions = words.slice(1, script).join(' ');
+      if (nodeOptions) env.NODE_OPTIONS = [env.NODE_OPTIONS, nodeOptions].filter(Boolean).join(' ');
+      words.splice(0, script + 1, bin[1] ?? basename(bin[2]!));
+    } else {
+      return { ...step, env, words };
+    }
+  }
+}
 
-function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfile['packageManager']; install: string | null; version: string | null } {
+type StepKind = { kind: 'runner'; adapter: RunnerAdapter; invocation: RunnerInvocation } | { kind: 'check' } | { kind: 'delegate' } | { kind: 'build' };
+
+function invocationOf(args: string[], adapter: RunnerAdapter): RunnerInvocation {
+  const { optionsWithValue, managedOptions } = adapter.detection;
+  const isManaged = (name: string) => managedOptions.some((managed) => name === managed || name.startsWith(`${managed}.`) || name === `--no-${managed.replace(/^--/, '')}`);
+  const options: string[] = [];
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === '--') {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (!word.startsWith('-') || word === '-') {
+      positional.push(word);
+      continue;
+    }
+    const name = word.split('=')[0]!;
+    const value = !word.includes('=') && optionsWithValue.includes(name) && i + 1 < args.length ? args[++i]! : null;
+    if (!isManaged(name)) options.push(word, ...(value === null ? [] : [value]));
+  }
+  return { options, positional };
+}
+
+function classify(step: Step): StepKind {
+  const [head = '', ...rest] = step.words;
+  for (const adapter of allRunners()) {
+    const args = adapter.detection.recognize(step.words);
+    if (args) return { kind: 'runner', adapter, invocation: invocationOf(args, adapter) };
+  }
+  if (DELEGATES.has(head) || (head === 'npm' || head === 'pnpm' || head === 'yarn')) {
+    // `lerna run build` builds, `lerna run test` tests every package; npm subcommands other than scripts only check or publish.
+    const task = rest.find((word) => !word.startsWith('-') && word !== 'run' && word !== 'run-many' && word !== 'exec');
+    const everyPackage = rest.some((word) => /^(--workspaces?|-ws|-r|--recursive|--filter)/.test(word)) || rest[0] === 'workspaces';
+    if (DELEGATES.has(head) || everyPackage) {
+      return task !== undefined && /test|spec/.test(task) ? { kind: 'delegate' } : { kind: 'build' };
+    }
+    return { kind: 'check' };
+  }
+  const typeCheckOnly = (head === 'tsc' || head === 'vue-tsc') && rest.some((word) => word === '--noEmit' || word === '--noEmit=true');
+  if (CHECKS.has(head) || typeCheckOnly || head === '') return { kind: 'check' };
+  return { kind: 'build' };
+}
+
+/** The script that runs the suite: `test`, unless it is npm's placeholder or absent. */
+function testScriptOf(scripts: Record<string, string>): string | null {
+  return TEST_SCRIPTS.find((name) => scripts[name] !== undefined && !PLACEHOLDER_TEST.test(scripts[name]!)) ?? null;
+}
+
+function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfile['packageManager']; install: string | null } {
   const declared = /^(npm|pnpm|yarn)@([\w.-]+)/.exec(facts.packageJson.packageManager ?? '');
   const has = (file: string) => facts.rootFiles.includes(file);
   const manager = declared?.[1] ?? (has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm');
   const version = declared?.[2]?.replace(/-\d+$/, '') ?? null;
-  if (manager === 'pnpm') return { packageManager: 'pnpm', install: `npx -y pnpm@${version ?? '9'} install --frozen-lockfile`, version };
+  if (manager === 'pnpm') return { packageManager: 'pnpm', install: `npx -y pnpm@${version ?? '9'} install --frozen-lockfile` };
   if (manager === 'yarn') {
     const berry = !(facts.read('yarn.lock') ?? '').includes('# yarn lockfile v1');
     // Yarn 1 refuses to install when a dev tool asks for a newer Node than the tests need.
-    return { packageManager: 'yarn', install: berry ? 'corepack yarn install --immutable' : 'npx -y yarn@1 install --frozen-lockfile --ignore-engines', version };
+    return { packageManager: 'yarn', install: berry ? 'corepack yarn install --immutable' : 'npx -y yarn@1 install --frozen-lockfile --ignore-engines' };
   }
   const locked = has('package-lock.json') || has('npm-shrinkwrap.json');
-  return { packageManager: 'npm', install: locked ? 'npm ci' : 'npm install', version };
+  return { packageManager: 'npm', install: locked ? 'npm ci' : 'npm install' };
+}
+
+interface RunnerCall {
+  step: Step;
+  adapter: RunnerAdapter;
+  invocation: RunnerInvocation;
+  index: number;
 }
 
 /**
- * A repo profile from what the repository shows: package manager from the lockfile, runner and
- * its arguments from the test script (followed through `npm run`), the build that the tests
- * need, test and source globs. Every field is a suggestion for the user to review.
+ * The call that runs the suite. A call with no file arguments runs everything the runner's config
+ * names, so the last such call wins (`npm run lint && jest --coverage`); otherwise every call of
+ * the first runner counts, their files together (`mocha test/a && mocha test/b`).
  */
-export function detectProfile(facts: RepoFacts): DetectedProfile {
+function suiteCall(calls: RunnerCall[]): { call: RunnerCall; positional: string[] } | null {
+  const whole = calls.filter((call) => call.invocation.positional.length === 0);
+  if (whole.length > 0) return { call: whole[whole.length - 1]!, positional: [] };
+  const first = calls[0];
+  if (!first) return null;
+  const same = calls.filter((call) => call.adapter === first.adapter);
+  return { call: first, positional: [...new Set(same.flatMap((call) => call.invocation.positional))] };
+}
+
+/**
+ * A repo profile from what the repository runs: the test script parsed as a shell would, followed
+ * through `npm run` and wrappers to the runner's call; its options kept with their values; the
+ * runner's own config read for the test files; the steps before it (and `pretest`) as the build.
+ * Every field is a suggestion for the user to review; `reasons` says where each came from.
+ */
+export function detect(facts: RepoFacts): Detection {
   const { packageJson } = facts;
   const scripts = packageJson.scripts ?? {};
   const dependencies = { ...packageJson.dependencies, ...packageJson.devDependencies };
-  const calls = expandScript(scripts, 'test').map(runnerCall).filter((call): call is RunnerCall => call !== null);
-  const call = calls[0] ?? null;
-  const runner: RunnerName = call?.runner ?? RUNNER_PACKAGES.find((name) => name in dependencies) ?? 'node-test';
+  const reasons: string[] = [];
+  const testScript = testScriptOf(scripts);
+  const steps = testScript
+    ? [...expandScript(scripts, `pre${testScript}`, {}, 'pretest', [], new Set()), ...expandScript(scripts, testScript, {}, 'test', [], new Set())].map(
+        unwrapTool,
+      )
+    : [];
+  reasons.push(testScript ? `test script "${testScript}": ${scripts[testScript]}` : 'no test script: the runner comes from the dependencies');
+  const kinds = steps.map(classify);
+  const calls = steps.flatMap((step, index): RunnerCall[] => {
+    const kind = kinds[index]!;
+    return kind.kind === 'runner' && step.phase === 'test' ? [{ step, adapter: kind.adapter, invocation: kind.invocation, index }] : [];
+  });
+  const chosen = suiteCall(calls);
 
-  const configured = runner === 'ava' ? packageJson.ava?.files : runner === 'mocha' ? [packageJson.mocha?.spec ?? []].flat() : undefined;
-  const positional = call?.positional.filter((word) => word !== '.') ?? [];
-  const tests = positional.length > 0 ? positional : configured && configured.length > 0 ? configured : DEFAULT_TESTS[runner];
+  const fallback = allRunners().find((adapter) => adapter.package !== undefined && adapter.package in dependencies) ?? allRunners()[0]!;
+  const adapter = chosen?.call.adapter ?? fallback;
+  const invocation: RunnerInvocation = chosen ? { options: chosen.call.invocation.options, positional: chosen.positional } : { options: [], positional: [] };
+  reasons.push(
+    chosen
+      ? `runner ${adapter.name}: \`${commandLine(chosen.call.step)}\` (script "${chosen.call.step.script}")`
+      : `runner ${adapter.name}: no runner call in the test script; ${adapter.package && adapter.package in dependencies ? `"${adapter.package}" is a dependency` : 'the default'}`,
+  );
+  const { tests, source } = adapter.detection.tests(invocation, facts);
+  reasons.push(`tests from ${source}: ${tests.join(', ')}`);
 
-  // A build in `pretest` is one the tests depend on: it runs again before every candidate's tests.
-  const pretest = expandScript(scripts, 'pretest').filter((command) => BUILD_TOOLS.test(command) || /^(npx\s+)?rimraf\b/.test(command));
-  const build = pretest.length > 0 ? pretest.join(' && ') : null;
+  // The steps the suite needs first: pretest whole, and what the test script runs before the suite's call.
+  const buildSteps = steps.filter((step, index) => {
+    const kind = kinds[index]!.kind;
+    return kind === 'build' && (step.phase === 'pretest' || chosen === null || index < chosen.call.index);
+  });
+  const build = buildSteps.length > 0 ? buildSteps.map(commandLine).join(' && ') : null;
+  if (build) reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
+  const delegated = steps.filter((_, index) => kinds[index]!.kind === 'delegate').map(commandLine);
+  if (delegated.length > 0) reasons.push(`the test script hands the tests to the workspace packages: ${delegated.join('; ')}`);
 
   const { packageManager, install } = packageManagerOf(facts);
-  const env: Record<string, string> = {};
-  // Puppeteer's install script downloads a browser, which fails offline and is never needed here.
-  if ('puppeteer' in dependencies) env.PUPPETEER_SKIP_DOWNLOAD = '1';
+  reasons.push(`install: ${install} (${packageManager})`);
+  const env: Record<string, string> = { ...chosen?.call.step.env };
+  for (const [dependency, name, value] of OFFLINE_INSTALL) if (dependency in dependencies) env[name] = value;
 
-  return {
+  const profile: DetectedProfile = {
     packageManager,
     install,
     build,
     buildBeforeTests: build !== null,
-    runner,
-    runnerArgs: call?.flags ?? [],
+    runner: adapter.name as RunnerName,
+    runnerArgs: invocation.options,
     source: { include: [`**/*.${SOURCE_EXTENSIONS}`], exclude: NOT_SOURCE },
-    tests,
+    tests: tests.length > 0 ? tests : adapter.detection.tests({ options: [], positional: [] }, facts).tests,
     env,
   };
+  return { profile, reasons };
 }
 
-/** The facts of a checked-out repository on disk. */
-export function factsOf(root: string, rootFiles: string[]): RepoFacts {
-  const read = (file: string): string | undefined => (existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : undefined);
-  const packageJson = JSON.parse(read('package.json') ?? '{}') as PackageJson;
-  return { packageJson, rootFiles, read };
+export function detectProfile(facts: RepoFacts): DetectedProfile {
+  return detect(facts).profile;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,7 +42,7 @@ export async function init(target: string, options: InitOptions): Promise<{ path
     if (!existsSync(join(checkout, 'package.json'))) {
       throw new UserError(`${target} has no package.json at its root`, 'swesynth works on JavaScript and TypeScript packages; point it at the package folder');
     }
-    const facts = factsOf(checkout, readdirSync(checkout));
+    const facts = factsOf(checkout);
     const commit = options.commit ?? (existsSync(join(checkout, '.git')) ? await git(checkout, ['rev-parse', 'HEAD']) : null);
     const candidate = {
       name: options.name ?? nameFrom(target, facts.packageJson.name),

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { detectProfile, factsOf } from './detect.js';
@@ -91,7 +91,7 @@ export function resolveTarget(target: string): { profile: RepoProfile; location:
     throw new UserError(`${target} has no package.json at its root`, 'swesynth works on JavaScript and TypeScript packages; point it at the package folder');
   }
   const name = `local/${basename(location).replace(/[^\w.-]/g, '-')}`;
-  const detected = detectProfile(factsOf(location, readdirSync(location)));
+  const detected = detectProfile(factsOf(location));
   return { profile: RepoProfile.parse({ name, url: location, ...detected }), location };
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { locate } from './locate.js';
 import { markerData, parseTap, type TapEntry, type TapPoint } from './tap-parser.js';
 import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
+import { avaDetection } from './ava-detection.js';
 
 /**
  * ava 6, through its TAP reporter as swesynth's preload (ava-preload.mjs) adjusts it: a marker
@@ -13,6 +14,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const ava: RunnerAdapter = {
   name: 'ava',
+  detection: avaDetection,
   package: 'ava',
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

@@ -22,3 +22,8 @@ export function runnerNamed(name: string): RunnerAdapter {
   if (!adapter) throw new Error(`no runner adapter named ${name}; known: ${Object.keys(ADAPTERS).join(', ')}`);
   return adapter;
 }
+
+/** Every adapter, in the order detection tries them. */
+export function allRunners(): RunnerAdapter[] {
+  return Object.values(ADAPTERS);
+}

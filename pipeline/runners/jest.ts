@@ -1,9 +1,11 @@
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
+import { jestDetection } from './jest-detection.js';
 
 /** Jest, with the repository's own config; it reports through its built-in JSON report. */
 export const jest: RunnerAdapter = {
   name: 'jest',
+  detection: jestDetection,
   package: 'jest',
   isolatesFiles: true,
   findsTestFiles: true,

@@ -1,5 +1,6 @@
 import { parseJsonLines } from './json-lines.js';
 import type { RunnerAdapter } from './types.js';
+import { mochaDetection } from './mocha-detection.js';
 
 /**
  * Mocha, through the repository's own binary and its config (.mocharc, package.json "mocha"),
@@ -9,6 +10,7 @@ import type { RunnerAdapter } from './types.js';
  */
 export const mocha: RunnerAdapter = {
   name: 'mocha',
+  detection: mochaDetection,
   package: 'mocha',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

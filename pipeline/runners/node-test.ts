@@ -1,8 +1,10 @@
 import { parseJsonLines } from './json-lines.js';
 import type { RunnerAdapter } from './types.js';
+import { nodeTestDetection } from './node-test-detection.js';
 
 export const nodeTest: RunnerAdapter = {
   name: 'node-test',
+  detection: nodeTestDetection,
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {

@@ -4,6 +4,7 @@ import { formatValue } from './format.js';
 import { locate } from './locate.js';
 import { markerData, parseTap, pointsOf, type TapPoint, type TapStream } from './tap-parser.js';
 import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
+import { tapDetection } from './tap-detection.js';
 
 /**
  * node-tap 16. Each test file runs in its own process and is a top-level subtest named by its
@@ -14,6 +15,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const tap: RunnerAdapter = {
   name: 'tap',
+  detection: tapDetection,
   package: 'tap',
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

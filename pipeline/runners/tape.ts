@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { locate } from './locate.js';
 import { markerData, parseTap, type TapEntry, type TapPoint } from './tap-parser.js';
 import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
+import { tapeDetection } from './tape-detection.js';
 
 /**
  * tape 5. tape runs every file in one process and prints each test's name as a flat `# name`
@@ -14,6 +15,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
  */
 export const tape: RunnerAdapter = {
   name: 'tape',
+  detection: tapeDetection,
   package: 'tape',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

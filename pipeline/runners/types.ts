@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RepoFacts } from '../repo/facts.js';
 
 export const TestStatus = z.enum(['pass', 'fail', 'skip', 'error', 'timeout']);
 export type TestStatus = z.infer<typeof TestStatus>;
@@ -66,11 +67,42 @@ export interface RunnerRequest {
 export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava'] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
+/** A runner's command as the repository's test script writes it, split into options and the rest. */
+export interface RunnerInvocation {
+  /** Options that shape the run, with their values, as runnerArgs keeps them. */
+  options: string[];
+  /** Words that are not options: files, folders, globs or patterns naming the tests. */
+  positional: string[];
+}
+
+/** The test files a runner will run: globs (repository-relative) and where they come from. */
+export interface DetectedTests {
+  tests: string[];
+  /** One line for `doctor`: the config file or argument the globs were read from. */
+  source: string;
+}
+
+/** How detection recognizes a runner in a command and reads the test files it runs. */
+export interface RunnerDetection {
+  /**
+   * The runner's own arguments when `words` (wrappers and environment already removed) start it,
+   * e.g. `['jest', '--env', 'node']` → `['--env', 'node']`; null when they do not.
+   */
+  recognize(words: string[]): string[] | null;
+  /** Options taking the next word as their value, so that it is never read as a test file. */
+  optionsWithValue: string[];
+  /** Options swesynth sets itself or that must not reach its runs (reporters, coverage, watch). */
+  managedOptions: string[];
+  /** The suite's files: the command's own arguments first, then the runner's config files, then its defaults. */
+  tests(invocation: RunnerInvocation, facts: RepoFacts): DetectedTests;
+}
+
 /** One test framework: how to call it, and how to read what it reports. */
 export interface RunnerAdapter {
   name: RunnerName;
   /** The npm package that provides the runner, whose installed version `command` is told. */
   package?: string;
+  detection: RunnerDetection;
   /**
    * Whether each test file runs in a fresh module registry or process, so that one file cannot
    * change what another sees (mocha and tape load every file into one process).

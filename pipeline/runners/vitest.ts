@@ -1,5 +1,6 @@
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
+import { vitestDetection } from './vitest-detection.js';
 
 /**
  * Vitest 2 to 4, with the repository's own config. Its built-in JSON report leaves out what a
@@ -8,6 +9,7 @@ import type { RunnerAdapter } from './types.js';
  */
 export const vitest: RunnerAdapter = {
   name: 'vitest',
+  detection: vitestDetection,
   package: 'vitest',
   isolatesFiles: true,
   findsTestFiles: true,

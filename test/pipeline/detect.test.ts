@@ -1,43 +1,91 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectProfile, type RepoFacts } from '../../pipeline/repo/detect.js';
+import { detect, detectProfile } from '../../pipeline/repo/detect.js';
+import { factsOf } from '../../pipeline/repo/facts.js';
+import { tempDir } from '../helpers.js';
 
-function facts(packageJson: Record<string, unknown>, rootFiles: string[] = [], texts: Record<string, string> = {}): RepoFacts {
-  return { packageJson, rootFiles, read: (file) => texts[file] };
+/** A repository on disk with these files (package.json given as an object). */
+function repo(packageJson: Record<string, unknown>, files: Record<string, string> = {}) {
+  const root = tempDir('detect');
+  for (const [file, text] of Object.entries({ 'package.json': JSON.stringify(packageJson), ...files })) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  return factsOf(root);
 }
 
 describe('profile detection', () => {
   it('follows the test script through npm run and past coverage wrappers to the runner and its flags', () => {
     const profile = detectProfile(
-      facts({ scripts: { test: 'npm run lint && npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js'", lint: 'eslint .' }, devDependencies: { tape: '5' } }, ['package.json']),
+      repo({ scripts: { test: 'npm run lint && npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js'", lint: 'eslint .' }, devDependencies: { tape: '5' } }),
     );
-    expect(profile).toMatchObject({ runner: 'tape', tests: ['test/**/*.js'], runnerArgs: [], packageManager: 'npm', install: 'npm install' });
+    expect(profile).toMatchObject({ runner: 'tape', tests: ['test/**/*.js'], runnerArgs: [], packageManager: 'npm', install: 'npm install', build: null });
   });
 
   it('keeps runner flags that shape the run and drops the ones swesynth sets', () => {
-    const profile = detectProfile(facts({ scripts: { test: 'pnpm run test:nodejs', 'test:nodejs': 'jest --env node --coverage --ci' } }, ['pnpm-lock.yaml']));
+    const profile = detectProfile(repo({ scripts: { test: 'pnpm run test:nodejs', 'test:nodejs': 'jest --env node --coverage --ci' } }, { 'pnpm-lock.yaml': '' }));
     expect(profile).toMatchObject({ runner: 'jest', runnerArgs: ['--env', 'node'], packageManager: 'pnpm' });
   });
 
-  it('finds node:test, vitest run, and a runner known only from the dependencies', () => {
-    expect(detectProfile(facts({ scripts: { test: 'node --test && npm run check' } })).runner).toBe('node-test');
-    expect(detectProfile(facts({ scripts: { test: 'vitest run && npm run test-types' } })).runner).toBe('vitest');
-    expect(detectProfile(facts({ scripts: { test: 'ts-scripts test' }, devDependencies: { vitest: '3' } })).runner).toBe('vitest');
+  it('reads an option with its value, never the value as a test glob', () => {
+    const profile = detectProfile(repo({ scripts: { test: "tape -r @babel/register 'tests/**/*.js'" } }));
+    expect(profile).toMatchObject({ runner: 'tape', runnerArgs: ['-r', '@babel/register'], tests: ['tests/**/*.js'] });
   });
 
-  it('treats a build in pretest as one the tests run on', () => {
-    const profile = detectProfile(facts({ scripts: { pretest: 'rimraf build && tsc -p tsconfig.test.json', test: "c8 --reporter=text mocha 'test/*.mjs'" } }));
+  it('takes the call that runs the whole suite from a chain, with the environment the chain sets', () => {
+    const facts = repo(
+      { scripts: { test: 'cross-env TZ=America/New_York npm run a && npm run lint && jest --coverage', a: 'jest test/a.test.js', lint: 'eslint .' } },
+      { 'jest.config.js': "module.exports = { testRegex: '/__specs__/.*\\\\.spec\\\\.js$' };", '__specs__/one.spec.js': '', '__specs__/two.js': '' },
+    );
+    const { profile, reasons } = detect(facts);
+    expect(profile).toMatchObject({ runner: 'jest', runnerArgs: [], tests: ['__specs__/one.spec.js'], build: null });
+    expect(reasons.join('\n')).toContain('jest.config.js');
+  });
+
+  it('finds node:test, vitest run, a runner started through its bin file, and one known only from the dependencies', () => {
+    expect(detectProfile(repo({ scripts: { test: 'node --test && npm run check' } })).runner).toBe('node-test');
+    expect(detectProfile(repo({ scripts: { test: 'vitest run && npm run test-types' } })).runner).toBe('vitest');
+    expect(detectProfile(repo({ scripts: { test: 'ts-scripts test' }, devDependencies: { vitest: '3' } })).runner).toBe('vitest');
+    const esm = detectProfile(repo({ scripts: { test: 'node --experimental-vm-modules node_modules/jest/bin/jest.js --ci' } }));
+    expect(esm).toMatchObject({ runner: 'jest', env: { NODE_OPTIONS: '--experimental-vm-modules' } });
+  });
+
+  it('treats a build in pretest, and one inside the test script, as one the tests run on', () => {
+    const profile = detectProfile(repo({ scripts: { pretest: 'rimraf build && tsc -p tsconfig.test.json', test: "c8 --reporter=text mocha 'test/*.mjs'" } }));
     expect(profile).toMatchObject({ runner: 'mocha', build: 'rimraf build && tsc -p tsconfig.test.json', buildBeforeTests: true, tests: ['test/*.mjs'] });
-    expect(detectProfile(facts({ scripts: { pretest: 'npm run lint', test: 'tape test/*.js', lint: 'eslint .' } })).build).toBeNull();
+    expect(detectProfile(repo({ scripts: { pretest: 'npm run lint', test: 'tape test/*.js', lint: 'eslint .' } })).build).toBeNull();
+    const inside = detectProfile(repo({ scripts: { test: 'npm run build && tsc --noEmit && mocha', build: 'tsc && node scripts/copy.js' } }));
+    expect(inside).toMatchObject({ runner: 'mocha', build: 'tsc && node scripts/copy.js', buildBeforeTests: true });
+  });
+
+  it('keeps a pretest chain whole, to the step that writes what the tests import', () => {
+    const scripts = { pretest: 'npm run lint && npm run build && node scripts/generate-data.js', build: 'babel src -d lib', lint: 'eslint .', test: 'mocha' };
+    expect(detectProfile(repo({ scripts })).build).toBe('babel src -d lib && node scripts/generate-data.js');
+  });
+
+  it("reads the test files from the runner's own configuration", () => {
+    const jestRoots = repo({ scripts: { test: 'jest' } }, { 'jest.config.ts': "export default { roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] };" });
+    expect(detectProfile(jestRoots).tests).toEqual(['src/**/*.spec.ts']);
+    const vitest = repo(
+      { scripts: { test: 'vitest --run' } },
+      { 'vitest.config.ts': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['tests/**/*.test.ts'], exclude: ['tests/fixtures/**'] } });" },
+    );
+    expect(detectProfile(vitest).tests).toEqual(['tests/**/*.test.ts', '!tests/fixtures/**']);
+    const mocha = repo({ scripts: { test: 'mocha' } }, { '.mocharc.yml': "spec:\n  - 'spec/**/*.spec.js'\nrequire: ts-node/register\n" });
+    expect(detectProfile(mocha)).toMatchObject({ runner: 'mocha', tests: ['spec/**/*.spec.js'] });
+    const ava = repo({ scripts: { test: 'xo && ava' }, ava: { files: ['test/**/*', '!test/helpers/**'] } });
+    expect(detectProfile(ava)).toMatchObject({ runner: 'ava', tests: ['test/**/*', '!test/helpers/**'], build: null });
   });
 
   it('installs with the package manager the repository declares, through npx or corepack', () => {
-    expect(detectProfile(facts({ packageManager: 'pnpm@10.14.0' }, ['pnpm-lock.yaml'])).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
-    expect(detectProfile(facts({}, ['yarn.lock'], { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');
-    expect(detectProfile(facts({}, ['yarn.lock'], { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toBe('corepack yarn install --immutable');
-    expect(detectProfile(facts({}, ['package-lock.json'])).install).toBe('npm ci');
+    expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
+    expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');
+    expect(detectProfile(repo({}, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toBe('corepack yarn install --immutable');
+    expect(detectProfile(repo({}, { 'package-lock.json': '{}' })).install).toBe('npm ci');
   });
 
   it('keeps browser downloads out of the install', () => {
-    expect(detectProfile(facts({ devDependencies: { puppeteer: '24', mocha: '11' } })).env).toEqual({ PUPPETEER_SKIP_DOWNLOAD: '1' });
+    expect(detectProfile(repo({ devDependencies: { puppeteer: '24', mocha: '11' } })).env).toEqual({ PUPPETEER_SKIP_DOWNLOAD: '1' });
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * Reads a package.json script as a POSIX shell would split it: simple commands joined by `&&`,
+ * `||`, `;`, `|`, `&` or newlines (subshell parentheses only group), each with its leading
+ * `NAME=value` assignments and its words, quotes and backslashes removed.
+ */
+export interface SimpleCommand {
+  env: Record<string, string>;
+  words: string[];
+}
+
+const OPERATORS = ['&&', '||', ';', '|', '&', '\n', '(', ')'];
+
+/** Words and operators, in order; an operator is returned as `{ operator }`. */
+function tokens(script: string): Array<string | { operator: string }> {
+  const out: Array<string | { operator: string }> = [];
+  let word: string | null = null;
+  const push = () => {
+    if (word !== null) out.push(word);
+    word = null;
+  };
+  for (let i = 0; i < script.length; i++) {
+    const char = script[i]!;
+    const operator = OPERATORS.find((op) => script.startsWith(op, i));
+    if (operator) {
+      push();
+      out.push({ operator });
+      i += operator.length - 1;
+    } else if (char === ' ' || char === '\t' || char === '\r') {
+      push();
+    } else if (char === "'") {
+      const end = script.indexOf("'", i + 1);
+      word = (word ?? '') + script.slice(i + 1, end === -1 ? script.length : end);
+      i = end === -1 ? script.length : end;
+    } else if (char === '"') {
+      let text = '';
+      for (i++; i < script.length && script[i] !== '"'; i++) {
+        if (script[i] === '\\' && i + 1 < script.length && '"\\$`'.includes(script[i + 1]!)) i++;
+        text += script[i];
+      }
+      word = (word ?? '') + text;
+    } else if (char === '\\' && i + 1 < script.length) {
+      i++;
+      if (script[i] !== '\n') word = (word ?? '') + script[i];
+    } else {
+      word = (word ?? '') + char;
+    }
+  }
+  push();
+  return out;
+}
+
+export function parseScript(script: string): SimpleCommand[] {
+  const commands: SimpleCommand[] = [];
+  let current: SimpleCommand = { env: {}, words: [] };
+  const end = () => {
+    if (current.words.length > 0) commands.push(current);
+    current = { env: {}, words: [] };
+  };
+  for (const token of tokens(script)) {
+    if (typeof token !== 'string') {
+      end();
+      continue;
+    }
+    const assignment = /^([A-Za-z_]\w*)=(.*)$/s.exec(token);
+    if (assignment && current.words.length === 0) current.env[assignment[1]!] = assignment[2]!;
+    else current.words.push(token);
+  }
+  end();
+  return commands;
+}
+
+/** A command line again, quoting only the words that need it. */
+export function commandLine(command: SimpleCommand): string {
+  const quote = (word: string) => (/^[\w@%+=:,./*?{}[\]-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+  return [...Object.entries(command.env).map(([name, value]) => `${name}=${quote(value)}`), ...command.words.map(quote)].join(' ');
+}

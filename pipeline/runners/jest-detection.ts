@@ -1,0 +1,60 @@
+import { isObject, readConfig } from '../repo/config-file.js';
+import type { RepoFacts } from '../repo/facts.js';
+import { filesMatching, normalizePath, stringList } from './detection.js';
+import { recognizeBins } from './detection.js';
+import type { RunnerDetection } from './types.js';
+
+const DEFAULT_MATCH = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)'];
+const CONFIG_FILES = ['jest.config.js', 'jest.config.ts', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.mts', 'jest.config.cts', 'jest.config.json'];
+
+/** The test globs of one jest config object (a project, or the whole config). */
+function globsOf(config: Record<string, unknown>, facts: RepoFacts, prefix = ''): string[] {
+  const rootDir = typeof config.rootDir === 'string' ? normalizePath(config.rootDir) : '';
+  const base = [prefix, rootDir].filter((part) => part !== '' && part !== '.').join('/');
+  const under = (path: string) => (base ? `${base}/${path}` : path);
+  const regexes = stringList(config.testRegex);
+  if (regexes.length > 0) return filesMatching(facts, regexes).filter((file) => !base || file.startsWith(`${base}/`));
+  const match = stringList(config.testMatch).map((pattern) => normalizePath(pattern));
+  const patterns = match.length > 0 ? match : DEFAULT_MATCH;
+  const roots = stringList(config.roots).map(normalizePath).filter((root) => root !== '' && root !== '.');
+  if (roots.length === 0) return patterns.map(under);
+  // A pattern rooted in <rootDir> already names its folder; one starting with ** is looked for under each root.
+  return roots.flatMap((root) => patterns.map((pattern) => (pattern.startsWith('**/') ? under(`${root}/${pattern}`) : under(pattern))));
+}
+
+export const jestDetection: RunnerDetection = {
+  recognize: recognizeBins(['jest']),
+  optionsWithValue: [
+    '-c', '--config', '--env', '--testEnvironment', '-t', '--testNamePattern', '--testPathPattern', '--testPathPatterns',
+    '--testPathIgnorePatterns', '--rootDir', '--roots', '--selectProjects', '--ignoreProjects', '-w', '--maxWorkers', '--testTimeout',
+    '--reporters', '--outputFile', '--coverageReporters', '--collectCoverageFrom', '--coverageDirectory', '--coverageProvider', '--shard',
+    '--testMatch', '--testRegex', '--setupFiles', '--setupFilesAfterEnv', '--seed', '--testRunner', '--testSequencer', '--projects',
+    '--globals', '--testEnvironmentOptions', '--changedSince',
+  ],
+  managedOptions: [
+    '--coverage', '--collectCoverage', '--collect-coverage', '--watch', '--watchAll', '--reporters', '--json', '--outputFile', '--ci', '--bail',
+    '-b', '--silent', '--verbose', '--color', '--colors', '--detectOpenHandles', '--forceExit', '--passWithNoTests', '--coverageReporters',
+    '--coverageDirectory', '--collectCoverageFrom', '--coverageProvider', '--maxWorkers', '-w', '--testTimeout', '--shard', '--changedSince',
+    '--onlyChanged', '-o', '--logHeapUsage', '--useStderr', '--cache', '--no-cache', '--clearCache', '--listTests',
+  ],
+  tests({ options, positional }, facts) {
+    const configOption = options.findIndex((option) => option === '-c' || option === '--config' || option.startsWith('--config='));
+    const named = configOption === -1 ? null : (options[configOption]!.split('=')[1] ?? options[configOption + 1] ?? null);
+    const found = named !== null && !named.trim().startsWith('{') ? readConfig(facts, [normalizePath(named)]) : readConfig(facts, CONFIG_FILES) ?? pkgConfig(facts);
+    const config = found && isObject(found.value) ? found.value : {};
+    const projects = Array.isArray(config.projects) ? config.projects : [];
+    let tests =
+      projects.length > 0
+        ? projects.flatMap((project) =>
+            typeof project === 'string' ? globsOf({}, facts, normalizePath(project)) : isObject(project) ? globsOf(project, facts) : [],
+          )
+        : globsOf(config, facts);
+    // Positional words are regular expressions over paths: they keep the configured files they match.
+    if (positional.length > 0) tests = filesMatching(facts, positional, tests);
+    return { tests, source: found ? `${found.file}${positional.length > 0 ? ` and the paths ${positional.join(' ')}` : ''}` : 'jest defaults' };
+  },
+};
+
+function pkgConfig(facts: RepoFacts) {
+  return readConfig(facts, ['package.json'], 'jest');
+}

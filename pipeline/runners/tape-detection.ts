@@ -1,0 +1,11 @@
+import { positionalTests, recognizeBins } from './detection.js';
+import type { RunnerDetection } from './types.js';
+
+export const tapeDetection: RunnerDetection = {
+  recognize: recognizeBins(['tape']),
+  optionsWithValue: ['-r', '--require', '-i', '--ignore', '--ignore-pattern'],
+  managedOptions: [],
+  tests({ positional }, facts) {
+    return positionalTests(positional, facts, ['**/*.{js,cjs,mjs}']) ?? { tests: ['test/**/*.{js,cjs,mjs}'], source: 'tape defaults (test/)' };
+  },
+};
