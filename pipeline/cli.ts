@@ -5,7 +5,9 @@ import type { Logger, StageContext, StageResult } from './context.js';
 import { bytesOf, CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
 import { UserError } from './errors.js';
 import { exportDataset } from './export.js';
+import { doctor } from './repo/doctor.js';
 import { init } from './repo/init.js';
+import type { ProbeReport } from './repo/probe.js';
 import { openRun, requireEarlierStages, STAGES } from './stages.js';
 import type { StageName } from './store.js';
 import { connectEngine, pruneContainers } from './sandbox/docker.js';
@@ -17,6 +19,24 @@ import { diffDatasets, verifyDataset } from './dataset/read.js';
 import { statsHtml } from './stats-html.js';
 import { funnelTable, repoTable, statsOf } from './stats.js';
 import { GENERATOR } from './version.js';
+
+interface InitFlags {
+  commit?: string;
+  name?: string;
+  runner?: string;
+  install?: string;
+  build?: string;
+  set?: string[];
+  repos: string;
+  force?: boolean;
+  json?: boolean;
+  probe: boolean;
+}
+
+function probeLine(report: ProbeReport): string {
+  const ran = report.ran === 'the whole suite' ? report.ran : report.ran.join(', ');
+  return `${ran}: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s`;
+}
 
 interface Flags {
   runDir?: string;
@@ -221,8 +241,13 @@ Examples:
     .option('--repos <dir>', 'where profiles go', 'repos')
     .option('--force', 'overwrite an existing profile')
     .option('--json', 'print the profile on stdout')
-    .addHelpText('after', '\nExamples:\n  $ swesynth init ../my-lib\n  $ swesynth init https://example.invalid/acme/lib.git --commit 4b85938 --name acme/lib\n  $ swesynth init ../my-lib --runner mocha --set \'tests=["spec/**/*.js"]\'\n')
-    .action(async (target: string, flags: { commit?: string; name?: string; runner?: string; install?: string; build?: string; set?: string[]; repos: string; force?: boolean; json?: boolean }) => {
+    .option('--no-probe', 'skip the check that installs, builds and runs one test file (faster, but a profile that cannot work shows only in run)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ swesynth init ../my-lib\n  $ swesynth init https://example.invalid/acme/lib.git --commit 4b85938 --name acme/lib\n' +
+        '  $ swesynth init ../my-lib --runner mocha --set \'tests=["spec/**/*.js"]\'\n  $ swesynth init ../my-lib --no-probe --json\n',
+    )
+    .action(async (target: string, flags: InitFlags) => {
       const overrides: Record<string, unknown> = {};
       for (const [field, value] of [['runner', flags.runner], ['install', flags.install], ['build', flags.build]] as const) if (value !== undefined) overrides[field] = value;
       for (const assignment of flags.set ?? []) {
@@ -233,9 +258,34 @@ Examples:
           throw new UserError(`--set ${assignment}: the value is not JSON`, 'quote strings and arrays, e.g. --set \'tests=["test/**/*.js"]\'');
         }
       }
-      const { path, profile } = await init(target, { commit: flags.commit, name: flags.name, overrides, reposDir: flags.repos, force: flags.force ?? false });
-      process.stdout.write(flags.json ? `${JSON.stringify(profile, null, 2)}\n` : `${path}\n`);
-      log.info(`init: wrote ${path}: ${profile.runner} via ${profile.packageManager}; review it, then run \`swesynth run ${path}\``);
+      const result = await init(target, { commit: flags.commit, name: flags.name, overrides, reposDir: flags.repos, force: flags.force ?? false, probe: flags.probe, log });
+      process.stdout.write(flags.json ? `${JSON.stringify(result.profile, null, 2)}\n` : `${result.path}\n`);
+      for (const reason of result.reasons) log.info(`init: ${reason}`);
+      if (result.probe) log.info(`init: probe: ${probeLine(result.probe)}`);
+      log.info(`init: wrote ${result.path}: ${result.profile.runner} via ${result.profile.packageManager}; review it, then run \`swesynth run ${result.path}\``);
+    });
+
+  program
+    .command('doctor')
+    .description('explain what swesynth detected in a repository and why, the command it runs, and what the whole suite does on this machine')
+    .argument('<repo>', 'a repo profile (.json) or a repository path')
+    .option('--json', 'print the findings as JSON')
+    .addHelpText('after', '\nExamples:\n  $ swesynth doctor ../my-lib\n  $ swesynth doctor repos/acme__lib.json --json\n')
+    .action(async (target: string, flags: { json?: boolean }) => {
+      const report = await doctor(target, log);
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return;
+      }
+      const lines = [
+        `profile: ${report.profile.name} (${report.profileSource})`,
+        ...report.reasons.map((reason) => `  ${reason}`),
+        `command: ${report.probe.command}`,
+        `runner: ${report.probe.runner} ${report.probe.runnerVersion ?? '(version unknown)'}; ${report.probe.testFiles.length} test files listed`,
+        `suite: ${probeLine(report.probe)}`,
+        ...report.probe.failures.map((failure) => `  failing: ${failure.id}: ${failure.message}`),
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
     });
 
   withRunOptions(program.command('run').description('run every stage in order: setup, mutate, validate, combine, issues, export'))

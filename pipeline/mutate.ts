@@ -9,6 +9,7 @@ import { parseSource } from '../mutators/parse.js';
 import { operatorsNamed } from '../mutators/registry.js';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from './errors.js';
+import { git } from './git.js';
 import { seededRandom } from './random.js';
 import { candidateId, patchesOf } from './candidates.js';
 import { MutationSettings, OperatorFunnel, type Candidate, type Site } from './records.js';
@@ -76,8 +77,10 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
   const { workspace, testFiles } = environmentOf(ctx);
   const operators = operatorsNamed(settings.operators);
   const tests = new Set(testFiles);
+  // Only the code of the base commit: what install and build wrote into the workspace is regenerated, never the bug's place.
+  const committed = new Set((await git(workspace, ['ls-files', '-z'])).split('\0'));
   const ignore = [...profile.source.exclude, ...profile.tests, '**/node_modules/**'];
-  const files = (await glob(profile.source.include, { cwd: workspace, ignore })).filter((file) => !tests.has(file)).sort();
+  const files = (await glob(profile.source.include, { cwd: workspace, ignore })).filter((file) => committed.has(file) && !tests.has(file)).sort();
   if (files.length === 0) {
     throw new UserError(`no source files in ${profile.name} match ${profile.source.include.join(', ')}`, 'set "source.include" in the repo profile');
   }

@@ -18,15 +18,24 @@ export function runtimeName(unit: string): string {
   return last === 'constructor' && parts.length > 1 ? parts.at(-2)! : last;
 }
 
+/** Folders that builds write to, and the source folders they are written from (`babel src -d lib`, `outDir: dist`). */
+const OUTPUT_FOLDERS = new Set(['lib', 'dist', 'build', 'out', 'es', 'esm', 'cjs', 'umd', 'compiled']);
+const SOURCE_FOLDERS = new Set(['src', 'source', 'lib', 'ts']);
+
 /**
  * The files the tests loaded that hold `source`: the file itself, or its built output (a path
- * ending in the same path without extension, such as build/lib/parse.js for lib/parse.ts).
+ * ending in the same path without extension, such as build/lib/parse.js for lib/parse.ts, or the
+ * same path in an output folder, such as lib/parse.js for src/parse.js).
  */
 function loadedAs(source: string, loaded: Iterable<string>): string[] {
   const stem = withoutExtension(source);
+  const [sourceFolder, ...inSource] = stem.split('/');
+  const relocated = SOURCE_FOLDERS.has(sourceFolder!) && inSource.length > 0 ? inSource.join('/') : null;
   return [...loaded].filter((path) => {
     const other = withoutExtension(path);
-    return other === stem || other.endsWith(`/${stem}`);
+    if (other === stem || other.endsWith(`/${stem}`)) return true;
+    const [outputFolder, ...inOutput] = other.split('/');
+    return relocated !== null && outputFolder !== sourceFolder && OUTPUT_FOLDERS.has(outputFolder!) && inOutput.join('/') === relocated;
   });
 }
 

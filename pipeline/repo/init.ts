@@ -1,10 +1,14 @@
-import { existsSync, mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { detectProfile, factsOf } from './detect.js';
+import type { Logger } from '../context.js';
 import { UserError } from '../errors.js';
 import { git } from '../git.js';
+import { detect } from './detect.js';
+import { factsOf } from './facts.js';
+import { repositoryName } from './name.js';
+import { probe, type ProbeReport } from './probe.js';
 import { isGitUrl, RepoProfile, slugOf } from './profile.js';
 
 export interface InitOptions {
@@ -14,53 +18,72 @@ export interface InitOptions {
   overrides: Record<string, unknown>;
   reposDir: string;
   force: boolean;
+  /** Install, build and run one test file before saying the profile works. */
+  probe: boolean;
+  log: Logger;
 }
 
-function nameFrom(target: string, packageName: string | undefined): string {
-  if (isGitUrl(target)) return target.replace(/\.git$/, '').split(/[/:]/).slice(-2).join('/');
-  const bare = (packageName ?? 'repo').replace(/^@/, '').replace(/[^\w./-]/g, '-');
-  return bare.includes('/') ? bare : `local/${bare}`;
+export interface InitResult {
+  path: string;
+  profile: RepoProfile;
+  /** What detection read, one line per decision. */
+  reasons: string[];
+  probe: ProbeReport | null;
 }
 
 /**
- * Init: looks at a repository (at a commit) and writes a repo profile to repos/ for the user to
- * review: package manager, install, build, runner and its arguments, test and source globs.
+ * Init: looks at a repository (at a commit), writes a repo profile to repos/ for the user to
+ * review, and checks it: the test files its globs find and, unless told not to, an install,
+ * build and run of one test file. A profile that cannot work is still written, so that it can be
+ * edited, and the error names the field to change.
  */
-export async function init(target: string, options: InitOptions): Promise<{ path: string; profile: RepoProfile }> {
+export async function init(target: string, options: InitOptions): Promise<InitResult> {
   const local = !isGitUrl(target);
   if (local && !existsSync(target)) throw new UserError(`repository ${target} does not exist`, 'pass the path of a repository or a git URL');
   const url = local ? resolve(target) : target;
-  let checkout = url;
-  let scratch: string | null = null;
-  if (!local || options.commit) {
-    scratch = mkdtempSync(join(tmpdir(), 'swesynth-init-'));
-    checkout = join(scratch, 'repo');
-    await git(scratch, ['clone', '--quiet', '--no-checkout', url, 'repo']);
-    await git(checkout, ['checkout', '--quiet', '--detach', options.commit ?? 'HEAD']);
-  }
+  const scratch = mkdtempSync(join(tmpdir(), 'swesynth-init-'));
   try {
+    let checkout = url;
+    if (!local || options.commit) {
+      checkout = join(scratch, 'repo');
+      await git(scratch, ['clone', '--quiet', '--no-checkout', url, 'repo']);
+      await git(checkout, ['checkout', '--quiet', '--detach', options.commit ?? 'HEAD']);
+    }
     if (!existsSync(join(checkout, 'package.json'))) {
       throw new UserError(`${target} has no package.json at its root`, 'swesynth works on JavaScript and TypeScript packages; point it at the package folder');
     }
     const facts = factsOf(checkout);
+    const { profile: detected, reasons } = detect(facts);
     const commit = options.commit ?? (existsSync(join(checkout, '.git')) ? await git(checkout, ['rev-parse', 'HEAD']) : null);
-    const candidate = {
-      name: options.name ?? nameFrom(target, facts.packageJson.name),
-      url,
-      commit,
-      ...detectProfile(facts),
-      ...options.overrides,
-    };
-    const parsed = RepoProfile.safeParse(candidate);
+    const name = options.name ?? repositoryName({ url: local ? null : url, checkout: local ? url : checkout, packageJson: facts.packageJson });
+    const parsed = RepoProfile.safeParse({ name, url, commit, ...detected, ...options.overrides });
     if (!parsed.success) {
-      throw new UserError(`the detected profile is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`, 'set the fields with --name or --set field=value');
+      throw new UserError(
+        `the detected profile is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+        'set the fields with --name or --set field=value',
+      );
     }
-    const path = join(options.reposDir, `${slugOf(parsed.data)}.json`);
+    const profile = parsed.data;
+    const path = join(options.reposDir, `${slugOf(profile)}.json`);
     if (existsSync(path) && !options.force) throw new UserError(`repo profile ${path} already exists`, 'edit it, or pass --force to write it again');
     mkdirSync(options.reposDir, { recursive: true });
-    writeFileSync(path, `${JSON.stringify(parsed.data, null, 2)}\n`);
-    return { path, profile: parsed.data };
+    // Written whole or not at all: a profile is never left half-written.
+    writeFileSync(`${path}.partial`, `${JSON.stringify(profile, null, 2)}\n`);
+    renameSync(`${path}.partial`, path);
+
+    const listed = facts.glob(profile.tests);
+    if (listed.length === 0 && !profile.build && !options.probe) {
+      throw new UserError(`wrote ${path}, but its "tests" (${profile.tests.join(', ')}) find no file`, `set "tests" in ${path} to globs that find the test files`);
+    }
+    if (!options.probe) return { path, profile, reasons, probe: null };
+    try {
+      const report = await probe({ location: url, profile, log: options.log }, join(scratch, 'probe'), { wholeSuite: false });
+      return { path, profile, reasons, probe: report };
+    } catch (error) {
+      if (error instanceof UserError) throw new UserError(`wrote ${path}, but it does not work yet: ${error.message}`, error.hint?.replace(/the profile/g, path));
+      throw error;
+    }
   } finally {
-    if (scratch) await rm(scratch, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { detectProfile, factsOf } from './detect.js';
+import { repositoryName } from './name.js';
 import { UserError } from '../errors.js';
 import { RUNNER_NAMES } from '../runners/types.js';
 
@@ -90,9 +91,9 @@ export function resolveTarget(target: string): { profile: RepoProfile; location:
   if (!existsSync(join(location, 'package.json'))) {
     throw new UserError(`${target} has no package.json at its root`, 'swesynth works on JavaScript and TypeScript packages; point it at the package folder');
   }
-  const name = `local/${basename(location).replace(/[^\w.-]/g, '-')}`;
-  const detected = detectProfile(factsOf(location));
-  return { profile: RepoProfile.parse({ name, url: location, ...detected }), location };
+  const facts = factsOf(location);
+  const name = repositoryName({ url: null, checkout: location, packageJson: facts.packageJson });
+  return { profile: RepoProfile.parse({ name, url: location, ...detectProfile(facts) }), location };
 }
 
 /** owner__name: the file-system-safe form of a profile name. */

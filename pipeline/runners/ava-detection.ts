@@ -12,7 +12,7 @@ export const avaDetection: RunnerDetection = {
   optionsWithValue: ['-m', '--match', '-T', '--timeout', '-c', '--concurrency', '--config', '--node-arguments'],
   managedOptions: ['--tap', '-t', '--verbose', '-v', '--watch', '-w', '--fail-fast', '--color', '--no-color', '--reset-cache', '--timeout', '-T', '--update-snapshots', '-u', '-c', '--concurrency'],
   tests({ positional }, facts) {
-    const fromCommand = positionalTests(positional, facts, ['**/*.{js,cjs,mjs,ts}']);
+    const fromCommand = positionalTests(positional, ['**/*.{js,cjs,mjs,ts}']);
     if (fromCommand) return fromCommand;
     const found = readConfig(facts, ['ava.config.js', 'ava.config.cjs', 'ava.config.mjs'], 'files') ?? readConfig(facts, ['package.json'], 'ava');
     const files = found ? (isObject(found.value) ? stringList(found.value.files) : stringList(found.value)) : [];

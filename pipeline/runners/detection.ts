@@ -20,9 +20,9 @@ export function recognizeBins(bins: string[], subcommands: { runs?: string[]; ot
 const HAS_GLOB = /[*?{[]/;
 const HAS_EXTENSION = /\.[cm]?[jt]sx?$/;
 
-/** A folder of the repository (one with files under it), as a command line names it. */
-function isFolder(facts: RepoFacts, path: string): boolean {
-  return !HAS_GLOB.test(path) && !HAS_EXTENSION.test(path) && facts.glob([`${path}/**/*`]).length > 0;
+/** A path with no glob and no script extension names a folder (perhaps one the build has yet to write). */
+function isFolder(path: string): boolean {
+  return !HAS_GLOB.test(path) && !HAS_EXTENSION.test(path);
 }
 
 export function normalizePath(path: string): string {
@@ -33,10 +33,10 @@ export function normalizePath(path: string): string {
  * The globs a command line's positional words stand for: files and globs as they are, a folder as
  * the `inFolder` patterns under it. Null when there are none.
  */
-export function positionalTests(positional: string[], facts: RepoFacts, inFolder: string[]): DetectedTests | null {
+export function positionalTests(positional: string[], inFolder: string[]): DetectedTests | null {
   const paths = positional.map(normalizePath).filter((path) => path !== '' && path !== '.');
   if (paths.length === 0) return null;
-  const tests = paths.flatMap((path) => (isFolder(facts, path) ? inFolder.map((pattern) => `${path}/${pattern}`) : [path]));
+  const tests = paths.flatMap((path) => (isFolder(path) ? inFolder.map((pattern) => `${path}/${pattern}`) : [path]));
   return { tests, source: `the test script's arguments (${positional.join(' ')})` };
 }
 

@@ -24,10 +24,10 @@ export const mochaDetection: RunnerDetection = {
     const recursive = options.includes('--recursive') || config.recursive === true;
     const extensions = [...new Set(['js', 'cjs', 'mjs', ...stringList(config.extension), ...valuesOf('--extension')].map((extension) => extension.replace(/^\./, '')))];
     const inFolder = [`${recursive ? '**/' : ''}*.{${extensions.join(',')}}`];
-    const fromCommand = positionalTests([...positional, ...valuesOf('--spec')], facts, inFolder);
+    const fromCommand = positionalTests([...positional, ...valuesOf('--spec')], inFolder);
     if (fromCommand) return fromCommand;
     const spec = stringList(config.spec);
-    if (spec.length > 0) return positionalTests(spec, facts, inFolder) ?? { tests: spec, source: `${found!.file} (spec)` };
+    if (spec.length > 0) return positionalTests(spec, inFolder) ?? { tests: spec, source: `${found!.file} (spec)` };
     return { tests: inFolder.map((pattern) => `test/${pattern}`), source: 'mocha defaults (./test)' };
   },
 };

@@ -17,8 +17,8 @@ export const nodeTestDetection: RunnerDetection = {
     '--test-coverage-lines', '--test-coverage-branches', '--test-coverage-functions', '--watch', '--watch-path', '--test-timeout',
     '--test-concurrency', '--test-shard',
   ],
-  tests({ positional }, facts) {
+  tests({ positional }) {
     const inFolder = DEFAULT_FILES.map((pattern) => pattern.replace(/^\*\*\//, '**/'));
-    return positionalTests(positional, facts, inFolder) ?? { tests: DEFAULT_FILES, source: 'node --test defaults' };
+    return positionalTests(positional, inFolder) ?? { tests: DEFAULT_FILES, source: 'node --test defaults' };
   },
 };

@@ -18,11 +18,11 @@ export const tapDetection: RunnerDetection = {
     '--show-full-coverage', '-j', '--jobs', '--save', '-s', '-t', '--timeout',
   ],
   tests({ positional }, facts) {
-    const fromCommand = positionalTests(positional, facts, IN_FOLDER);
+    const fromCommand = positionalTests(positional, IN_FOLDER);
     if (fromCommand) return fromCommand;
     const found = readConfig(facts, ['.taprc'], 'files') ?? readConfig(facts, ['.taprc'], 'include') ?? readConfig(facts, ['package.json'], 'tap');
     const files = found ? (isObject(found.value) ? [...stringList(found.value.files), ...stringList(found.value.include)] : stringList(found.value)) : [];
-    if (files.length > 0) return positionalTests(files, facts, IN_FOLDER) ?? { tests: files, source: found!.file };
+    if (files.length > 0) return positionalTests(files, IN_FOLDER) ?? { tests: files, source: found!.file };
     const tests = ['test/**/*.{js,cjs,mjs,ts,cts,mts}', 'tests/**/*.{js,cjs,mjs,ts,cts,mts}', '**/*.{test,spec}.{js,cjs,mjs,ts,cts,mts}'];
     return { tests, source: 'tap defaults' };
   },

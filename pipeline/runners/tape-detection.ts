@@ -5,7 +5,7 @@ export const tapeDetection: RunnerDetection = {
   recognize: recognizeBins(['tape']),
   optionsWithValue: ['-r', '--require', '-i', '--ignore', '--ignore-pattern'],
   managedOptions: [],
-  tests({ positional }, facts) {
-    return positionalTests(positional, facts, ['**/*.{js,cjs,mjs}']) ?? { tests: ['test/**/*.{js,cjs,mjs}'], source: 'tape defaults (test/)' };
+  tests({ positional }) {
+    return positionalTests(positional, ['**/*.{js,cjs,mjs}']) ?? { tests: ['test/**/*.{js,cjs,mjs}'], source: 'tape defaults (test/)' };
   },
 };

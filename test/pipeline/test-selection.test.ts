@@ -10,12 +10,14 @@ const coverage: CoverageMap = {
     'src/parse.ts': ['parse', 'tokenize', 'unused'],
     'build/lib/format.js': ['format', 'Formatter', 'pad'],
     'dist/bundle.js': ['a', 'b'],
+    'lib/units.js': ['convert'],
   },
   testFiles: [
     { file: 'test/parse.test.ts', durationMs: 900, measured: true, executed: { 'src/parse.ts': { parse: 4, tokenize: 9 } } },
     { file: 'test/everything.test.ts', durationMs: 300, measured: true, executed: { 'src/parse.ts': { parse: 40 }, 'build/lib/format.js': { format: 2, Formatter: 1 } } },
     { file: 'test/format.test.ts', durationMs: 500, measured: true, executed: { 'build/lib/format.js': { format: 7, Formatter: 7, pad: 1 } } },
     { file: 'test/bundle.test.ts', durationMs: 100, measured: true, executed: { 'dist/bundle.js': { a: 1 } } },
+    { file: 'test/units.test.js', durationMs: 100, measured: true, executed: { 'lib/units.js': { convert: 3 } } },
   ],
 };
 
@@ -30,6 +32,9 @@ describe('test selection', () => {
     expect(coveringTestFiles(coverage, [{ file: 'src/parse.ts', unit: 'tokenize' }])).toEqual(['test/parse.test.ts']);
     expect(coveringTestFiles(coverage, [{ file: 'lib/format.ts', unit: 'Formatter.constructor' }]).sort()).toEqual(['test/everything.test.ts', 'test/format.test.ts']);
     expect(coveringTestFiles(coverage, [{ file: 'lib/format.ts', unit: 'Formatter.pad' }])).toEqual(['test/format.test.ts']);
+    // A build that writes src/ to another folder: lib/units.js is src/units.js built.
+    expect(coveringTestFiles(coverage, [{ file: 'src/units.js', unit: 'convert' }])).toEqual(['test/units.test.js']);
+    expect(coveringTestFiles(coverage, [{ file: 'src/format.ts', unit: 'format' }])).toEqual([]);
   });
 
   it('selects nothing for a function that V8 saw and no test ran, or a file no test loaded', () => {

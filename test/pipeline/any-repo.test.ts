@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RepoProfile, slugOf } from '../../pipeline/repo/profile.js';
+import { copyFixture, swesynth, tempDir } from '../helpers.js';
+
+/**
+ * A new user's first try: `swesynth init <repo>` and `swesynth run <profile>`, no edits, on
+ * repositories whose test scripts are what real ones are like. Each fixture stands for one cause
+ * that once made the first try fail.
+ */
+const CASES = [
+  {
+    fixture: 'chained-script',
+    // lint, build and the runner chained; an environment prefix; `-r <file>`, whose value is no test glob.
+    detected: { runner: 'mocha', runnerArgs: ['-r', './test/setup.cjs'], tests: ['test/*.spec.js'], env: { UNITS: 'metric' }, build: 'node scripts/build.mjs' },
+  },
+  {
+    fixture: 'build-output-tests',
+    // The test files exist only after the build that the test script runs first.
+    detected: { runner: 'node-test', tests: expect.arrayContaining(['build/test/**/*.test.?(c|m)js']), build: 'tsc -p tsconfig.json', buildBeforeTests: true },
+  },
+];
+
+describe.each(CASES)('init then run on $fixture', ({ fixture, detected }) => {
+  it('detects what the test script really runs, checks it at init, and exports tasks with no edit', async () => {
+    const repos = tempDir('repos');
+    const init = await swesynth(['init', copyFixture(fixture), '--repos', repos, '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const profile = RepoProfile.parse(JSON.parse(init.stdout));
+    expect(profile).toMatchObject(detected);
+    expect(init.stderr).toMatch(/probe: .*\d+ passed, 0 failed/);
+
+    const out = tempDir('out');
+    const run = await swesynth(['run', join(repos, `${slugOf(profile)}.json`), '--run-dir', join(tempDir('run'), 'run'), '--out', out, '--max-candidates', '8', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const exported = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; tasks?: number }> }).stages.find((stage) => stage.stage === 'export');
+    const instances = readFileSync(join(exported!.path!, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { FAIL_TO_PASS: string });
+    expect(instances.length).toBeGreaterThan(0);
+    for (const instance of instances) expect(JSON.parse(instance.FAIL_TO_PASS).length).toBeGreaterThan(0);
+  });
+});
+
+describe('init checks the profile it writes', () => {
+  it('names the field to change when the runner it wrote cannot run the tests', async () => {
+    const repos = tempDir('repos');
+    const init = await swesynth(['init', copyFixture('chained-script'), '--repos', repos, '--runner', 'tape']);
+    expect(init.exitCode).toBe(1);
+    expect(init.stderr).toContain('but it does not work yet');
+    expect(init.stderr).toContain('"runner"');
+    // The profile is there to be edited.
+    expect(readFileSync(join(repos, 'local__chained-script.json'), 'utf8')).toContain('"runner": "tape"');
+  });
+
+  it('names the repository after its package.json repository, not its root package', async () => {
+    const repo = copyFixture('tiny-lib');
+    const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ ...manifest, name: '@acme/monorepo', repository: { type: 'git', url: 'git+https://example.invalid/acme/widgets.git' } }));
+    const init = await swesynth(['init', repo, '--repos', tempDir('repos'), '--no-probe', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(JSON.parse(init.stdout)).toMatchObject({ name: 'acme/widgets' });
+  });
+});
