@@ -32,7 +32,7 @@ describe.each(CASES)('init then run on $fixture', ({ fixture, detected }) => {
     expect(init.stderr).toMatch(/probe: .*\d+ passed, 0 failed/);
 
     const out = tempDir('out');
-    const run = await swesynth(['run', join(repos, `${slugOf(profile)}.json`), '--run-dir', join(tempDir('run'), 'run'), '--out', out, '--max-candidates', '8', '--json']);
+    const run = await swesynth(['run', join(repos, `${slugOf(profile)}.json`), '--run-dir', join(tempDir('run'), 'run'), '--out', out, '--max-candidates', '5', '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
     const exported = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; tasks?: number }> }).stages.find((stage) => stage.stage === 'export');
     const instances = readFileSync(join(exported!.path!, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { FAIL_TO_PASS: string });
