@@ -267,12 +267,13 @@ interface RunnerCall {
 
 /**
  * The call that runs the suite. A call with no file arguments runs everything the runner's config
- * names, so the last such call wins (`npm run lint && jest --coverage`); otherwise every call of
+ * names, so the first such call wins (`jest src/a.test.js && jest --coverage`, and of
+ * `vitest run && vitest run --config build.config.ts` the plain one); otherwise every call of
  * the first runner counts, their files together (`mocha test/a && mocha test/b`).
  */
 function suiteCall(calls: RunnerCall[]): { call: RunnerCall; positional: string[] } | null {
   const whole = calls.filter((call) => call.invocation.positional.length === 0);
-  if (whole.length > 0) return { call: whole[whole.length - 1]!, positional: [] };
+  if (whole.length > 0) return { call: whole[0]!, positional: [] };
   const first = calls[0];
   if (!first) return null;
   const same = calls.filter((call) => call.adapter === first.adapter);
@@ -318,7 +319,8 @@ export function detect(facts: RepoFacts): Detection {
   // The steps the suite needs first: pretest whole, and what the test script runs before the suite's call.
   const buildSteps = steps.filter((step, index) => {
     const kind = kinds[index]!.kind;
-    return kind === 'build' && (step.phase === 'pretest' || chosen === null || index < chosen.call.index);
+    // With no runner call found, the test script's own steps are what runs the tests, not a build.
+    return kind === 'build' && (step.phase === 'pretest' || (chosen !== null && index < chosen.call.index));
   });
   const build = buildSteps.length > 0 ? buildSteps.map(commandLine).join(' && ') : null;
   if (build) reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
