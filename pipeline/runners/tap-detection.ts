@@ -23,7 +23,8 @@ export const tapDetection: RunnerDetection = {
     const found = readConfig(facts, ['.taprc'], 'files') ?? readConfig(facts, ['.taprc'], 'include') ?? readConfig(facts, ['package.json'], 'tap');
     const files = found ? (isObject(found.value) ? [...stringList(found.value.files), ...stringList(found.value.include)] : stringList(found.value)) : [];
     if (files.length > 0) return positionalTests(files, IN_FOLDER) ?? { tests: files, source: found!.file };
-    const tests = ['test/**/*.{js,cjs,mjs,ts,cts,mts}', 'tests/**/*.{js,cjs,mjs,ts,cts,mts}', '**/*.{test,spec}.{js,cjs,mjs,ts,cts,mts}'];
+    // Snapshots tap writes (tap-snapshots/test/x.js.test.cjs) look like tests and are not.
+    const tests = ['test/**/*.{js,cjs,mjs,ts,cts,mts}', 'tests/**/*.{js,cjs,mjs,ts,cts,mts}', '**/*.{test,spec}.{js,cjs,mjs,ts,cts,mts}', '!tap-snapshots/**'];
     return { tests, source: 'tap defaults' };
   },
 };
