@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { ExecResult, Sandbox } from '../sandbox/types.js';
-import type { RunnerAdapter, RunnerRequest, TestResult } from './types.js';
+import type { Command, RunnerAdapter, RunnerRequest, TestResult } from './types.js';
 
 export type TestRun =
   | { kind: 'results'; results: TestResult[]; durationMs: number }
@@ -15,6 +15,11 @@ export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'
   env?: Record<string, string>;
   /** Through the runner's warm server where the adapter has one and the sandbox can keep it. */
   warm?: boolean;
+  /**
+   * The folder the runner starts in, repository-relative (a workspace package); absent, the
+   * repository root. Test files given and reported are relative to it.
+   */
+  cwd?: string;
 };
 
 /**
@@ -24,43 +29,72 @@ export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'
 export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request: TestRequest): Promise<TestRun> {
   const reportName = `.swesynth-report-${randomUUID()}.jsonl`;
   const reportFile = join(sandbox.root, reportName);
+  const cwd = request.cwd ?? '';
   try {
-    const version = await installedVersion(sandbox, adapter);
-    const command = adapter.command({ ...request, reportFile, tools: sandbox.tools, version });
+    const installed = await installedRunner(sandbox, adapter, cwd);
+    const command = inFolder(adapter.command({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null }), cwd, installed?.folder ?? cwd);
     const env = { ...command.env, ...request.env };
     if (request.warm && adapter.warmServer && sandbox.serve) {
-      const server = { file: sandbox.tools.node, args: [sandbox.tools.runnerFile(adapter.warmServer)], env };
+      const server = { file: sandbox.tools.node, args: [sandbox.tools.runnerFile(adapter.warmServer)], env, ...(cwd ? { cwd } : {}) };
       const exec = await sandbox.serve(server, { args: command.args }, { timeoutMs: request.timeoutMs });
-      const run = await readRun(sandbox, adapter, reportName, exec);
+      const run = await readRun(sandbox, adapter, reportName, exec, cwd);
       if (run.kind !== 'broken') return run;
       await rm(reportFile, { force: true });
     }
-    return await readRun(sandbox, adapter, reportName, await sandbox.exec({ ...command, env }, { timeoutMs: request.timeoutMs }));
+    return await readRun(sandbox, adapter, reportName, await sandbox.exec({ ...command, env }, { timeoutMs: request.timeoutMs }), cwd);
   } finally {
     await rm(reportFile, { force: true });
   }
 }
 
-async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: string, exec: ExecResult): Promise<TestRun> {
+async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: string, exec: ExecResult, cwd: string): Promise<TestRun> {
   if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };
   const report = await sandbox.readFile(reportName).catch(() => '');
-  const { results, complete } = adapter.parse(report, sandbox.root);
+  const { results, complete } = adapter.parse(report, join(sandbox.root, cwd));
   const broken = (reason: string): TestRun => ({ kind: 'broken', reason, durationMs: exec.durationMs, exitCode: exec.exitCode, outputTail: exec.outputTail });
   if (results.length === 0) return broken(`the ${adapter.name} runner reported no tests`);
   if (!complete) return broken(`the ${adapter.name} runner exited before finishing its report`);
   return { kind: 'results', results, durationMs: exec.durationMs };
 }
 
-const versions = new WeakMap<Sandbox, Map<string, string | null>>();
+/**
+ * Adapters name the runner's binary `node_modules/.bin/<name>`, relative to the folder the runner
+ * starts in; in a workspace the package manager may have installed it in an enclosing folder
+ * (hoisted), where `home` is. The command gets the path from `cwd` to there, and `cwd` itself.
+ */
+function inFolder(command: Command, cwd: string, home: string): Command {
+  if (cwd === '') return command;
+  const up = posix.relative(cwd, home);
+  const located = (arg: string) => (up !== '' && arg.startsWith('node_modules/.bin/') ? posix.join(up, arg) : arg);
+  return { ...command, file: located(command.file), args: command.args.map(located), cwd };
+}
 
-/** The version of the adapter's package installed in the sandbox, read once per sandbox. */
-export async function installedVersion(sandbox: Sandbox, adapter: RunnerAdapter): Promise<string | null> {
-  if (!adapter.package) return null;
-  const known = versions.get(sandbox) ?? new Map<string, string | null>();
-  versions.set(sandbox, known);
-  if (!known.has(adapter.package)) {
-    const manifest = await sandbox.readFile(`node_modules/${adapter.package}/package.json`).catch(() => '');
-    known.set(adapter.package, /"version"\s*:\s*"([^"]+)"/.exec(manifest)?.[1] ?? null);
+interface InstalledRunner {
+  version: string | null;
+  folder: string;
+}
+
+const installs = new WeakMap<Sandbox, Map<string, Promise<InstalledRunner | null>>>();
+
+/**
+ * The version of the adapter's package and the folder whose node_modules holds it, looked up as
+ * Node resolves a package: from `cwd` up to the repository root. Read once per sandbox and folder;
+ * null for an adapter without a package or a package installed nowhere on the way.
+ */
+function installedRunner(sandbox: Sandbox, adapter: RunnerAdapter, cwd: string): Promise<InstalledRunner | null> {
+  const pkg = adapter.package;
+  if (!pkg) return Promise.resolve(null);
+  const known = installs.get(sandbox) ?? new Map<string, Promise<InstalledRunner | null>>();
+  installs.set(sandbox, known);
+  const key = `${cwd}\0${pkg}`;
+  if (!known.has(key)) {
+    known.set(key, (async () => {
+      for (let folder = cwd; ; folder = posix.dirname(folder) === '.' ? '' : posix.dirname(folder)) {
+        const manifest = await sandbox.readFile(posix.join(folder, 'node_modules', pkg, 'package.json')).catch(() => null);
+        if (manifest !== null) return { version: /"version"\s*:\s*"([^"]+)"/.exec(manifest)?.[1] ?? null, folder };
+        if (folder === '') return null;
+      }
+    })());
   }
-  return known.get(adapter.package) ?? null;
+  return known.get(key)!;
 }

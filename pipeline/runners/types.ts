@@ -30,10 +30,12 @@ export const TestResult = z.object({
 });
 export type TestResult = z.infer<typeof TestResult>;
 
-/** A process to start in the sandbox's root. */
+/** A process to start in the sandbox's root, or in a folder of it. */
 export interface Command {
   file: string;
   args: string[];
+  /** The folder to start in, relative to the sandbox's root (a workspace package); absent, the root. */
+  cwd?: string;
   env?: Record<string, string>;
   /** Write the process's standard output to this file (for runners that report on stdout). */
   stdoutFile?: string;

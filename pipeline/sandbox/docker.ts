@@ -183,7 +183,7 @@ export class DockerSandbox implements Sandbox {
       argv = ['/bin/sh', '-c', 'exec "$0" "$@" > "$SWESYNTH_STDOUT"', ...argv];
       env.SWESYNTH_STDOUT = command.stdoutFile;
     }
-    const exec = await this.container.exec({ Cmd: argv, Env: Object.entries(env).map(([key, value]) => `${key}=${value}`), WorkingDir: CONTAINER_ROOT, AttachStdout: true, AttachStderr: true });
+    const exec = await this.container.exec({ Cmd: argv, Env: Object.entries(env).map(([key, value]) => `${key}=${value}`), WorkingDir: posix.join(CONTAINER_ROOT, (!shell && command.cwd) || ''), AttachStdout: true, AttachStderr: true });
     const stream = (await exec.start({ hijack: true, stdin: false })) as unknown as Readable;
     let timedOut = false;
     const timer = setTimeout(() => {

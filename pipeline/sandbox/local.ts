@@ -115,11 +115,11 @@ export class LocalSandbox implements Sandbox {
   }
 
   async serve(command: Command, request: Record<string, unknown>, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
-    const key = JSON.stringify([command.file, command.args, command.env]);
+    const key = JSON.stringify([command.cwd, command.file, command.args, command.env]);
     let server = this.servers.get(key);
     if (!server?.alive || server.runs >= SERVER_RUNS) {
       server?.close();
-      server = WarmServer.start(command, this.root, this.envFor(command));
+      server = WarmServer.start(command, join(this.root, command.cwd ?? ''), this.envFor(command));
       this.servers.set(key, server);
     }
     const result = await server.request(request, timeoutMs);
@@ -135,7 +135,7 @@ export class LocalSandbox implements Sandbox {
     const watched = WATCHDOG ? [WATCHDOG, ['-s', 'KILL', `${Math.ceil(timeoutMs / 1000) + 5}`, file, ...args]] as const : [file, args] as const;
     const started = performance.now();
     const child = execa(watched[0], [...watched[1]], {
-      cwd: this.root,
+      cwd: join(this.root, (!shell && command.cwd) || ''),
       env,
       detached: true,
       reject: false,
