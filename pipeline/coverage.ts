@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoverageMap, TestFileCoverage } from './records.js';
-import { runTests } from './runners/run-tests.js';
-import type { RunnerAdapter } from './runners/types.js';
+import { runSuites, type Suite } from './runners/suites.js';
 import type { Sandbox } from './sandbox/types.js';
 import { runConcurrently } from './scheduling/in-process.js';
 
@@ -11,11 +10,10 @@ interface LoadedFile {
 }
 
 export interface CoverageRequest {
-  adapter: RunnerAdapter;
+  suites: Suite[];
   /** The repository's test files, and those of them to measure (the ones with stable tests). */
   testFiles: string[];
   only: string[];
-  args: string[];
   /** The profile's environment, whose NODE_OPTIONS the coverage preload joins. */
   env: Record<string, string>;
   timeoutMs: number;
@@ -51,10 +49,9 @@ async function coverageOf(file: string, request: CoverageRequest): Promise<{ cov
   const summary = `${dir}.json`;
   try {
     const nodeOptions = [request.env.NODE_OPTIONS, `--require=${sandbox.tools.runnerFile('coverage-preload.cjs')}`].filter(Boolean).join(' ');
-    const run = await runTests(sandbox, request.adapter, {
+    const run = await runSuites(sandbox, request.suites, {
       testFiles: request.testFiles,
       only: [file],
-      args: request.args,
       timeoutMs: request.timeoutMs,
       env: { NODE_V8_COVERAGE: `${sandbox.root}/${dir}`, NODE_OPTIONS: nodeOptions },
     });

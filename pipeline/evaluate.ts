@@ -2,14 +2,12 @@ import { readFileSync } from 'node:fs';
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { testIdsOf, type DatasetRepo, type Instance } from './dataset/instance.js';
 import { readDataset } from './dataset/read.js';
 import { UserError } from './errors.js';
 import type { RepoProfile } from './repo/profile.js';
-import { runnerNamed } from './runners/index.js';
-import { runTests } from './runners/run-tests.js';
+import { listTestFiles, runSuites, suitesOf } from './runners/suites.js';
 import { LocalSandbox } from './sandbox/local.js';
 import { runConcurrently } from './scheduling/in-process.js';
 import { wilson } from './stats.js';
@@ -96,7 +94,8 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
   try {
     await prepareTaskTree(await ctx.workspaceOf(instance.repo), dir, instance, profile);
     const hidden = hiddenTestFiles(instance.test_patch);
-    const globTests = () => glob(profile.tests, { cwd: dir, ignore: ['**/node_modules/**'] });
+    const suites = suitesOf(profile);
+    const globTests = async () => (await Promise.all(suites.map((suite) => listTestFiles(dir, suite)))).flat();
     // Test files before and after the patch: those it deletes and those it adds.
     const testFiles = new Set([...hidden, ...(await globTests())]);
     const applied = await applyPatch(dir, prediction.model_patch);
@@ -119,7 +118,7 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
       }
     }
     const files = [...new Set([...failToPass, ...passToPass].map(fileOf))].sort();
-    const run = await runTests(sandbox, runnerNamed(instance.runner), { testFiles: files, only: files, args: profile.runnerArgs, timeoutMs: ctx.timeoutMs });
+    const run = await runSuites(sandbox, suites, { testFiles: files, only: files, timeoutMs: ctx.timeoutMs });
     if (run.kind === 'timeout') return verdict(prediction, 'error', { ...graded, detail: `the tests did not finish within ${ctx.timeoutMs} ms` });
     if (run.kind === 'broken') return verdict(prediction, 'error', { ...graded, detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` });
     const passing = new Set(run.results.filter((test) => test.status === 'pass').map((test) => test.id));

@@ -9,6 +9,7 @@ import { writeDataset, type DatasetSource, type SelfCheck } from './dataset/writ
 import { evaluate, type Prediction } from './evaluate.js';
 import { slugOf, type RepoProfile } from './repo/profile.js';
 import { MutationSettings } from './records.js';
+import { suiteOfFile, type Suite, suitesOf } from './runners/suites.js';
 import { statsOf } from './stats.js';
 import { environmentOf, preparedWorkspace } from './setup.js';
 
@@ -18,12 +19,19 @@ function hiddenTestPatch(failToPass: readonly string[], read: (file: string) => 
   return files.map((file) => newFileDiff(file, read(file))).join('');
 }
 
+/** The runner of the suites holding these tests: the profile's, or in a workspace those of the packages involved. */
+function runnersOf(suites: Suite[], testIds: readonly string[]): string {
+  const files = testIds.map((id) => id.slice(0, id.indexOf('::')));
+  return [...new Set(files.map((file) => suiteOfFile(suites, file)?.adapter.name).filter((name) => name !== undefined))].sort().join(',');
+}
+
 /** What a run contributes to a dataset: its kept tasks with statements, as instances. */
 export function sourceOfRun(ctx: StageContext): DatasetSource {
   const { store, profile, options } = ctx;
   const environment = environmentOf(ctx);
   const read = (file: string) => readFileSync(join(environment.workspace, file), 'utf8');
   const createdAt = new Date().toISOString();
+  const suites = suitesOf(profile);
   const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict]));
   const issues = store.issues();
   const statements = new Map(issues.filter((issue) => issue.status === 'written').map((issue) => [issue.candidateId, issue]));
@@ -65,7 +73,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
         ...(candidate.parents.length > 0 ? { combines: candidate.parents } : {}),
       },
       title: statement.title,
-      runner: profile.runner,
+      runner: runnersOf(suites, verdict.failToPass),
     };
     instances.push(instance);
     context.set(instance.instance_id, [...mutatedFiles(candidate.sites, read)].map(([path, text]) => ({ path, text })));

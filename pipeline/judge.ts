@@ -5,9 +5,8 @@ import { filesOf, mutatedFiles } from './candidates.js';
 import { TranspileBuild } from './incremental-build.js';
 import { RepoProfile } from './repo/profile.js';
 import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, Verdict } from './records.js';
-import { runnerNamed } from './runners/index.js';
-import { runTests, type TestRequest } from './runners/run-tests.js';
-import type { RunnerAdapter, TestResult } from './runners/types.js';
+import { filesToRun, runSuites, type Suite, type SuitesRequest, suitesOf } from './runners/suites.js';
+import type { TestResult } from './runners/types.js';
 import type { SandboxPool } from './sandbox/pool.js';
 import type { Sandbox } from './sandbox/types.js';
 import { screenSteps, selectTests } from './test-selection.js';
@@ -37,8 +36,8 @@ export type Outcome = z.infer<typeof Outcome>;
 
 export interface Judge {
   environment: Environment;
-  adapter: RunnerAdapter;
-  request: Omit<TestRequest, 'timeoutMs'>;
+  suites: Suite[];
+  request: Omit<SuitesRequest, 'timeoutMs'>;
   /** Rebuilds after these files changed when the tests use built output; says why it failed, or nothing. */
   rebuild(sandbox: Sandbox, changed: Map<string, string>): Promise<string | undefined>;
   /** How many rebuilds compiled only the changed files, and how many ran the whole build. */
@@ -109,8 +108,8 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
 
   const sandbox = await ctx.sandboxes.acquire();
   let mutated = false;
-  const run = async (request: TestRequest) => {
-    const result = await runTests(sandbox, ctx.adapter, request);
+  const run = async (request: SuitesRequest) => {
+    const result = await runSuites(sandbox, ctx.suites, request);
     // Runners with parallel workers report more test time than passed on the clock.
     if (result.kind === 'results') testsMs += Math.min(result.durationMs, result.results.reduce((sum, test) => sum + test.durationMs, 0));
     return result;
@@ -193,9 +192,9 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
   };
   return {
     environment,
-    adapter: runnerNamed(profile.runner),
+    suites: suitesOf(profile),
     // The reference way starts every run cold, as a fresh process.
-    request: { testFiles: environment.testFiles, args: profile.runnerArgs, warm: !spec.wholeSuite },
+    request: { testFiles: environment.testFiles, warm: !spec.wholeSuite },
     stable: spec.stable,
     killOnly: spec.killOnly,
     select(candidate) {
@@ -203,9 +202,9 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
       if (!coverage) return wholeSuite;
       const selection = selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs });
       if (selection.files.length === 0) return [];
-      // Where test files share one process (mocha, tape), a mutant can fail later files through
-      // state it leaves behind (a global it deleted): a covered candidate runs the whole suite.
-      if (!this.adapter.isolatesFiles) return wholeSuite;
+      const files = filesToRun(this.suites, environment.testFiles, selection.files);
+      if (files === undefined) return wholeSuite;
+      if (files.length > selection.files.length) return [{ files, timeoutMs: environment.timeoutMs }];
       return spec.killOnly ? screenSteps(selection) : [selection];
     },
     async originals(files) {

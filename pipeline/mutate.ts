@@ -16,6 +16,7 @@ import { MutationSettings, OperatorFunnel, type Candidate, type Site } from './r
 import { selectSpread } from './sampling.js';
 import { environmentOf } from './setup.js';
 import { TypeCheck } from './type-check.js';
+import { repositoryGlobs, suitesOf } from './runners/suites.js';
 
 export const MULTI_SITE = 'multi-site';
 
@@ -79,7 +80,7 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
   const tests = new Set(testFiles);
   // Only the code of the base commit: what install and build wrote into the workspace is regenerated, never the bug's place.
   const committed = new Set((await git(workspace, ['ls-files', '-z'])).split('\0'));
-  const ignore = [...profile.source.exclude, ...profile.tests, '**/node_modules/**'];
+  const ignore = [...profile.source.exclude, ...suitesOf(profile).flatMap(repositoryGlobs), '**/node_modules/**'];
   const files = (await glob(profile.source.include, { cwd: workspace, ignore })).filter((file) => committed.has(file) && !tests.has(file)).sort();
   if (files.length === 0) {
     throw new UserError(`no source files in ${profile.name} match ${profile.source.include.join(', ')}`, 'set "source.include" in the repo profile');

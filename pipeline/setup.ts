@@ -2,15 +2,13 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { glob } from 'tinyglobby';
 import type { StageContext, StageResult } from './context.js';
 import { learnCoverage } from './coverage.js';
 import { UserError } from './errors.js';
 import { commitAll, git } from './git.js';
 import { isGitUrl } from './repo/profile.js';
 import { BaselineTest, Environment } from './records.js';
-import { runnerNamed } from './runners/index.js';
-import { runTests } from './runners/run-tests.js';
+import { listTestFiles, runSuites, suitesOf } from './runners/suites.js';
 import type { TestResult } from './runners/types.js';
 import { connectEngine, DockerSandbox } from './sandbox/docker.js';
 import { copyDependenciesOut, environmentImage, type EnvironmentImage } from './sandbox/images.js';
@@ -143,19 +141,26 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   log.info(`setup: bringing ${profile.name} into ${workspace}`);
   const baseCommit = await materialize(ctx, workspace);
   const place = options.sandbox === 'docker' ? await inDocker(ctx, workspace, baseCommit) : await inWorkspace(ctx, workspace);
-  const adapter = runnerNamed(profile.runner);
+  const suites = suitesOf(profile);
   // Listed after install and build: a suite may be build output, or written by the build.
-  const listed = (await glob(profile.tests, { cwd: workspace, ignore: ['**/node_modules/**'] })).sort();
-  if (listed.length === 0 && !adapter.findsTestFiles) {
-    throw new UserError(`no test files in ${profile.name} match ${profile.tests.join(', ')}`, 'set "tests" in the repo profile to globs that find the test files');
+  const listed: string[] = [];
+  for (const suite of suites) {
+    const files = await listTestFiles(workspace, suite);
+    if (files.length === 0 && !suite.adapter.findsTestFiles) {
+      const where = suite.path === '' ? profile.name : `${profile.name}'s package ${suite.path}`;
+      const field = suite.path === '' ? '"tests"' : `"tests" of the package ${suite.path}`;
+      throw new UserError(`no test files in ${where} match ${suite.tests.join(', ')}`, `set ${field} in the repo profile to globs that find the test files`);
+    }
+    listed.push(...files);
   }
+  listed.sort();
 
   const runs: TestResult[][] = [];
   let baselineMs = 0;
   for (let i = 1; i <= options.baselineRuns; i++) {
     log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${listed.length} test files listed)`);
     const sandbox = await place.open();
-    const run = await runTests(sandbox, adapter, { testFiles: listed, args: profile.runnerArgs, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() => place.close(sandbox));
+    const run = await runSuites(sandbox, suites, { testFiles: listed, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() => place.close(sandbox));
     if (run.kind === 'timeout') throw new UserError(`the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`, 'exclude hanging tests in the repo profile');
     if (run.kind === 'broken') {
       throw new UserError(`${run.reason} (exit code ${run.exitCode}):\n${run.outputTail.trim()}`, 'check the runner and test globs in the repo profile');
@@ -184,10 +189,9 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   const stableFiles = [...new Set(baseline.filter((test) => test.verdict === 'stable').map((test) => test.file))];
   log.info(`setup: learning which functions each of ${stableFiles.length} test files executes`);
   const coverage = await learnCoverage({
-    adapter,
+    suites,
     testFiles,
     only: stableFiles,
-    args: profile.runnerArgs,
     env: profile.env,
     // Coverage slows a run down; a file alone must still finish well within the suite's own limit.
     timeoutMs: 2 * timeoutMs,

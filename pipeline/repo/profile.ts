@@ -6,6 +6,28 @@ import { repositoryName } from './name.js';
 import { UserError } from '../errors.js';
 import { RUNNER_NAMES } from '../runners/types.js';
 
+const TEST_GLOBS = ['test/**/*.test.{js,mjs,cjs}', 'test/**/*.spec.{js,mjs,cjs}', 'tests/**/*.test.{js,mjs,cjs}', '**/*.test.{js,mjs,cjs}'];
+
+/** A package of a workspace with a test suite of its own, whose runner starts in its folder. */
+export const PackageProfile = z
+  .object({
+    /** The package's folder, repository-relative, e.g. `packages/core`. */
+    path: z
+      .string()
+      .min(1)
+      .refine((path) => !path.startsWith('/') && !path.endsWith('/') && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..'), {
+        message: 'must be a folder inside the repository, written like packages/core',
+      }),
+    name: z.string().min(1),
+    runner: z.enum(RUNNER_NAMES),
+    /** Extra arguments for the runner, as for the repository's own runner. */
+    runnerArgs: z.array(z.string()).default([]),
+    /** Test file globs, relative to the package's folder. */
+    tests: z.array(z.string()).min(1).default(TEST_GLOBS),
+  })
+  .strict();
+export type PackageProfile = z.infer<typeof PackageProfile>;
+
 /** How to obtain, install and test one repository. Written by hand or by `init`, reviewed by the user. */
 export const RepoProfile = z
   .object({
@@ -31,7 +53,17 @@ export const RepoProfile = z
         exclude: z.array(z.string()).default(['**/*.test.*', '**/*.spec.*', '**/*.d.ts', '**/node_modules/**']),
       })
       .prefault({}),
-    tests: z.array(z.string()).min(1).default(['test/**/*.test.{js,mjs,cjs}', 'test/**/*.spec.{js,mjs,cjs}', 'tests/**/*.test.{js,mjs,cjs}', '**/*.test.{js,mjs,cjs}']),
+    tests: z.array(z.string()).min(1).default(TEST_GLOBS),
+    /**
+     * A workspace's packages, each with its own runner and tests, in place of `runner`,
+     * `runnerArgs` and `tests`; install and build still run at the root. Empty: one suite.
+     * Parsing always gives it; its type leaves it optional, as detection writes no packages.
+     */
+    packages: z
+      .array(PackageProfile)
+      .refine((packages) => new Set(packages.map((pkg) => pkg.path)).size === packages.length, { message: 'names a package folder twice' })
+      .default([])
+      .optional(),
     env: z.record(z.string(), z.string()).default({}),
     timeouts: z
       .object({

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { cp, lstat, mkdir, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { reporterPath } from '../paths.js';
 import type { Command, Toolchain } from '../runners/types.js';
@@ -78,6 +78,42 @@ class WarmServer {
   }
 }
 
+/**
+ * The copy's node_modules: a link to the workspace's, unless that holds links to the workspace's
+ * own packages (npm and yarn workspaces put them there). Those must reach the copy's packages, or
+ * a test of one package would import another's clean code and never see its mutant: then the
+ * copy gets a folder of links, one per installed package, the workspace's own relinked into it.
+ */
+async function linkDependencies(workspace: string, dir: string): Promise<void> {
+  const modules = join(workspace, 'node_modules');
+  const root = await realpath(workspace);
+  const ownPackage = async (entry: string): Promise<string | undefined> => {
+    const target = await realpath(join(modules, entry)).catch(() => '');
+    const inside = relative(root, target);
+    return (await lstat(join(modules, entry))).isSymbolicLink() && inside !== '' && !inside.startsWith('..') && !inside.startsWith('node_modules/') ? inside : undefined;
+  };
+  const entries: string[] = [];
+  for (const name of await readdir(modules)) {
+    if (name.startsWith('@')) entries.push(...(await readdir(join(modules, name))).map((scoped) => `${name}/${scoped}`));
+    else entries.push(name);
+  }
+  const own = new Map<string, string>();
+  for (const entry of entries) {
+    const inside = await ownPackage(entry);
+    if (inside !== undefined) own.set(entry, inside);
+  }
+  if (own.size === 0) {
+    await symlink(modules, join(dir, 'node_modules'), 'dir');
+    return;
+  }
+  for (const entry of entries) {
+    const link = join(dir, 'node_modules', entry);
+    await mkdir(dirname(link), { recursive: true });
+    const inside = own.get(entry);
+    await symlink(inside === undefined ? join(modules, entry) : relative(dirname(link), join(dir, inside)), link);
+  }
+}
+
 /** Local sandbox: commands run as child processes in their own process group, in a directory. */
 /** On this machine: the Node.js running swesynth, and the runner files in swesynth's own folder. */
 const LOCAL_TOOLS: Toolchain = { node: process.execPath, runnerFile: reporterPath };
@@ -103,9 +139,11 @@ export class LocalSandbox implements Sandbox {
     await mkdir(dirname(dir), { recursive: true });
     await cp(workspace, dir, {
       recursive: true,
+      // A relative link stays inside the copy (a workspace package's link to another).
+      verbatimSymlinks: true,
       filter: (source) => !(dirname(source) === workspace && COPY_SKIPPED.has(basename(source))),
     });
-    if (existsSync(join(workspace, 'node_modules'))) await symlink(join(workspace, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    if (existsSync(join(workspace, 'node_modules'))) await linkDependencies(workspace, dir);
     return new LocalSandbox(dir, true, env);
   }
 
