@@ -1,8 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RepoProfile } from '../../pipeline/repo/profile.js';
 import { pnpmWorkspaceGlobs, workspaceBuild, workspacePackages } from '../../pipeline/repo/workspaces.js';
-import { tempDir } from '../helpers.js';
+import { runSuites, suitesOf } from '../../pipeline/runners/suites.js';
+import { LocalSandbox } from '../../pipeline/sandbox/local.js';
+import { copyFixture, FIXTURES, swesynth, tempDir } from '../helpers.js';
 
 /** A repository made of these files (objects are written as JSON). */
 function repo(files: Record<string, string | object>): string {
@@ -69,6 +72,71 @@ describe('workspace discovery', () => {
       tscReferences: ['packages/a', 'packages/b'],
       lernaRunBuild: true,
       packageScripts: ['packages/a'],
+    });
+  });
+});
+
+/** The npm-workspace fixture: package a tested with mocha, package b (which imports a) with vitest. */
+const workspaceProfile = (url: string) => ({
+  name: 'local/npm-workspace',
+  url,
+  install: 'npm ci --prefer-offline --no-audit --no-fund --loglevel=error',
+  source: { include: ['packages/*/src/**/*.js'], exclude: [] },
+  packages: [
+    { path: 'packages/a', name: '@ws/a', runner: 'mocha', tests: ['test/**/*.test.js'] },
+    { path: 'packages/b', name: '@ws/b', runner: 'vitest', tests: ['test/**/*.test.js'] },
+  ],
+});
+
+describe('a workspace profile', () => {
+  it('runs each package through its own runner in its folder, with repository-relative ids', async () => {
+    const suites = suitesOf(RepoProfile.parse(workspaceProfile('.')));
+    const sandbox = LocalSandbox.at(join(FIXTURES, 'npm-workspace'));
+    const testFiles = ['packages/a/test/index.test.js', 'packages/b/test/format.test.js'];
+    const run = await runSuites(sandbox, suites, { testFiles, timeoutMs: 60_000 });
+    expect(run.kind).toBe('results');
+    const results = run.kind === 'results' ? run.results : [];
+    expect(new Set(results.map((result) => result.file))).toEqual(new Set(testFiles));
+    expect(results.map((result) => result.id)).toContain('packages/a/test/index.test.js::clamp > keeps the bounds themselves');
+    expect(results.map((result) => result.id)).toContain('packages/b/test/format.test.js::pages > keeps the last page in range');
+    expect(results.every((result) => result.status === 'pass')).toBe(true);
+    // Only the suite that holds the file runs; one that reports nothing of a file asked for is broken.
+    const onlyB = await runSuites(sandbox, suites, { testFiles, only: ['packages/b/test/format.test.js'], timeoutMs: 60_000 });
+    expect(onlyB.kind === 'results' && new Set(onlyB.results.map((result) => result.file))).toEqual(new Set(['packages/b/test/format.test.js']));
+    const missing = await runSuites(sandbox, suites, { testFiles, only: ['packages/b/test/missing.test.js'], timeoutMs: 60_000 });
+    expect(missing).toMatchObject({ kind: 'broken', reason: expect.stringContaining('packages/b') });
+  });
+
+  describe('through the whole pipeline', () => {
+    let instances: Array<{ instance_id: string; FAIL_TO_PASS: string; PASS_TO_PASS: string; mutation: { file: string }; runner: string }>;
+
+    beforeAll(async () => {
+      const profile = join(tempDir('profile'), 'local__npm-workspace.json');
+      writeFileSync(profile, JSON.stringify(workspaceProfile(copyFixture('npm-workspace'))));
+      const args = ['run', profile, '--run-dir', join(tempDir('run'), 'run'), '--out', tempDir('out'), '--max-candidates', '12', '--seed', '1', '--json'];
+      const result = await swesynth(args);
+      expect(result.exitCode, result.stderr).toBe(0);
+      const summary = JSON.parse(result.stdout) as { stages: Array<{ stage: string; path?: string }> };
+      const exported = summary.stages.find((stage) => stage.stage === 'export')!;
+      instances = readFileSync(join(exported.path!, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    });
+
+    it('exports tasks from both packages with repository-relative test ids', () => {
+      const packagesOf = (files: string[]) => new Set(files.map((file) => file.split('/').slice(0, 2).join('/')));
+      expect(packagesOf(instances.map((instance) => instance.mutation.file))).toEqual(new Set(['packages/a', 'packages/b']));
+      for (const instance of instances) {
+        const failToPass: string[] = JSON.parse(instance.FAIL_TO_PASS);
+        expect(failToPass.length).toBeGreaterThan(0);
+        for (const id of [...failToPass, ...JSON.parse(instance.PASS_TO_PASS)]) expect(id).toMatch(/^packages\/[ab]\/test\/[\w.]+\.test\.js::/);
+        // The runner field names the runners of the packages whose tests fail.
+        const runners = [...packagesOf(failToPass.map((id) => id.split('::')[0]!))].map((pkg) => (pkg === 'packages/a' ? 'mocha' : 'vitest'));
+        expect(instance.runner).toBe(runners.sort().join(','));
+      }
+    });
+
+    it('sees a bug in package a through the tests of package b, which imports it', () => {
+      const crossing = instances.filter((instance) => instance.mutation.file.startsWith('packages/a/') && instance.FAIL_TO_PASS.includes('packages/b/test/'));
+      expect(crossing.length).toBeGreaterThan(0);
     });
   });
 });
