@@ -109,10 +109,9 @@ describe.each(CASES.map((contract) => ({ ...contract, runner: contract.adapter.n
 
   it('lets coverage see the functions a test file executes, in whatever processes the runner starts', async () => {
     const coverage = await learnCoverage({
-      adapter,
+      suites: [{ path: '', name: contract.fixture, adapter, args: contract.args, tests: [] }],
       testFiles: [contract.basic, contract.crash, contract.hang],
       only: [contract.basic],
-      args: contract.args,
       env: {},
       timeoutMs: 30_000,
       concurrency: 1,
