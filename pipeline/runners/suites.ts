@@ -80,20 +80,25 @@ export type SuitesRequest = Omit<TestRequest, 'args' | 'cwd'>;
 
 /**
  * Runs the tests through each suite's runner, one suite after another, each started in its own
- * folder under the request's time limit, and merges their results. `testFiles` and `only` are
- * repository-relative, and so are the results. A suite none of whose files is asked for does not
- * run; a suite that reports nothing, or that times out, makes the whole run broken or timed out.
+ * folder, and merges their results. `testFiles` and `only` are repository-relative, and so are
+ * the results. The request's time limit is the whole run's: each suite's runner is given what is
+ * left of it. A suite none of whose files is asked for does not run; a suite that reports
+ * nothing, or that times out, makes the whole run broken or timed out.
  */
 export async function runSuites(sandbox: Sandbox, suites: Suite[], request: SuitesRequest): Promise<TestRun> {
   const results: TestResult[] = [];
   let durationMs = 0;
   let ran = false;
+  const started = performance.now();
   for (const suite of suites) {
     const owned = (file: string) => suiteOfFile(suites, file) === suite;
     const only = request.only?.filter(owned);
     if (only?.length === 0) continue;
+    const timeoutMs = Math.round(request.timeoutMs - (performance.now() - started));
+    if (timeoutMs <= 0) return { kind: 'timeout', durationMs };
     const run = await runTests(sandbox, suite.adapter, {
       ...request,
+      timeoutMs,
       testFiles: request.testFiles.filter(owned).map((file) => withinSuite(suite, file)),
       ...(only ? { only: only.map((file) => withinSuite(suite, file)) } : {}),
       args: suite.args,
