@@ -69,6 +69,11 @@ function inFolder(command: Command, cwd: string, home: string): Command {
   return { ...command, file: located(command.file), args: command.args.map(located), cwd };
 }
 
+/** The version of the adapter's package installed for a runner started in `cwd` (the root by default). */
+export async function installedVersion(sandbox: Sandbox, adapter: RunnerAdapter, cwd = ''): Promise<string | null> {
+  return (await installedRunner(sandbox, adapter, cwd))?.version ?? null;
+}
+
 interface InstalledRunner {
   version: string | null;
   folder: string;
