@@ -30,6 +30,7 @@ interface InitFlags {
   repos: string;
   force?: boolean;
   json?: boolean;
+  package?: string[];
   probe: boolean;
 }
 
@@ -241,6 +242,7 @@ Examples:
     .option('--repos <dir>', 'where profiles go', 'repos')
     .option('--force', 'overwrite an existing profile')
     .option('--json', 'print the profile on stdout')
+    .option('--package <name...>', 'in a workspace, the packages to cover: names, folders or globs (default: every package with tests)')
     .option('--no-probe', 'skip the check that installs, builds and runs one test file (faster, but a profile that cannot work shows only in run)')
     .addHelpText(
       'after',
@@ -258,11 +260,12 @@ Examples:
           throw new UserError(`--set ${assignment}: the value is not JSON`, 'quote strings and arrays, e.g. --set \'tests=["test/**/*.js"]\'');
         }
       }
-      const result = await init(target, { commit: flags.commit, name: flags.name, overrides, reposDir: flags.repos, force: flags.force ?? false, probe: flags.probe, log });
+      const result = await init(target, { commit: flags.commit, name: flags.name, overrides, reposDir: flags.repos, force: flags.force ?? false, packages: flags.package ?? [], probe: flags.probe, log });
       process.stdout.write(flags.json ? `${JSON.stringify(result.profile, null, 2)}\n` : `${result.path}\n`);
       for (const reason of result.reasons) log.info(`init: ${reason}`);
       if (result.probe) log.info(`init: probe: ${probeLine(result.probe)}`);
-      log.info(`init: wrote ${result.path}: ${result.profile.runner} via ${result.profile.packageManager}; review it, then run \`swesynth run ${result.path}\``);
+      const runners = result.profile.packages?.length ? result.profile.packages.map((pkg) => `${pkg.runner} (${pkg.path})`).join(', ') : result.profile.runner;
+      log.info(`init: wrote ${result.path}: ${runners} via ${result.profile.packageManager}; review it, then run \`swesynth run ${result.path}\``);
     });
 
   program
@@ -281,7 +284,7 @@ Examples:
         `profile: ${report.profile.name} (${report.profileSource})`,
         ...report.reasons.map((reason) => `  ${reason}`),
         `command: ${report.probe.command}`,
-        `runner: ${report.probe.runner} ${report.probe.runnerVersion ?? '(version unknown)'}; ${report.probe.testFiles.length} test files listed`,
+        `runner: ${report.probe.runners.join(', ')}; ${report.probe.testFiles.length} test files listed`,
         `suite: ${probeLine(report.probe)}`,
         ...report.probe.failures.map((failure) => `  failing: ${failure.id}: ${failure.message}`),
       ];

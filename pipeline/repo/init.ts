@@ -9,6 +9,7 @@ import { detect } from './detect.js';
 import { factsOf } from './facts.js';
 import { repositoryName } from './name.js';
 import { probe, type ProbeReport } from './probe.js';
+import { workspaceFields } from './workspace-profile.js';
 import { isGitUrl, RepoProfile, slugOf } from './profile.js';
 
 export interface InitOptions {
@@ -18,6 +19,8 @@ export interface InitOptions {
   overrides: Record<string, unknown>;
   reposDir: string;
   force: boolean;
+  /** Workspace packages to cover (names, folders or globs); empty: every package with tests. */
+  packages: string[];
   /** Install, build and run one test file before saying the profile works. */
   probe: boolean;
   log: Logger;
@@ -56,7 +59,12 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     const { profile: detected, reasons } = detect(facts);
     const commit = options.commit ?? (existsSync(join(checkout, '.git')) ? await git(checkout, ['rev-parse', 'HEAD']) : null);
     const name = options.name ?? repositoryName({ url: local ? null : url, checkout: local ? url : checkout, packageJson: facts.packageJson });
-    const parsed = RepoProfile.safeParse({ name, url, commit, ...detected, ...options.overrides });
+    const workspace = await workspaceFields(checkout, detected, options.packages);
+    if (workspace) reasons.push(...workspace.reasons);
+    const fromWorkspace = workspace
+      ? { packages: workspace.packages, build: workspace.build, buildBeforeTests: workspace.build !== null, env: { ...workspace.env, ...detected.env } }
+      : {};
+    const parsed = RepoProfile.safeParse({ name, url, commit, ...detected, ...fromWorkspace, ...options.overrides });
     if (!parsed.success) {
       throw new UserError(
         `the detected profile is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
@@ -71,7 +79,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     writeFileSync(`${path}.partial`, `${JSON.stringify(profile, null, 2)}\n`);
     renameSync(`${path}.partial`, path);
 
-    const listed = facts.glob(profile.tests);
+    const listed = workspace ? workspace.packages : facts.glob(profile.tests);
     if (listed.length === 0 && !profile.build && !options.probe) {
       throw new UserError(`wrote ${path}, but its "tests" (${profile.tests.join(', ')}) find no file`, `set "tests" in ${path} to globs that find the test files`);
     }

@@ -1,18 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { glob } from 'tinyglobby';
 import type { Logger } from '../context.js';
 import { UserError } from '../errors.js';
-import { runnerNamed } from '../runners/index.js';
-import { installedVersion, runTests } from '../runners/run-tests.js';
+import { installedVersion } from '../runners/run-tests.js';
+import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
 import { LocalSandbox } from '../sandbox/local.js';
 import { preparedWorkspace } from '../setup.js';
 import type { RepoProfile } from './profile.js';
 
 /** What a profile does on this machine: installed, built, and one test file (or the whole suite) run. */
 export interface ProbeReport {
-  runner: string;
-  runnerVersion: string | null;
+  /** Each suite's runner with its installed version (and folder, in a workspace). */
+  runners: string[];
   /** The test files the profile's globs find after install and build. */
   testFiles: string[];
   /** The command the suite's runs start, as a shell would read it. */
@@ -46,29 +45,41 @@ export async function probe(
 ): Promise<ProbeReport> {
   const { profile, log } = source;
   await preparedWorkspace(source, workspace);
-  const adapter = runnerNamed(profile.runner);
   const sandbox = LocalSandbox.at(workspace, profile.env);
-  const runnerVersion = await installedVersion(sandbox, adapter);
-  if (adapter.package && runnerVersion === null) {
-    throw new UserError(
-      `the profile's runner is ${profile.runner}, but the install put no ${adapter.package} package in node_modules`,
-      `set "runner" to the runner the repository's tests use (swesynth init --runner <name>), or fix "install"`,
-    );
+  const suites = suitesOf(profile);
+  const runners: string[] = [];
+  const testFiles: string[] = [];
+  const only: string[] = [];
+  const commands: string[] = [];
+  for (const suite of suites) {
+    const where = suite.path ? ` in ${suite.path}` : '';
+    const field = suite.path ? `"packages" entry ${suite.path}` : 'the profile';
+    const version = await installedVersion(sandbox, suite.adapter, suite.path);
+    if (suite.adapter.package && version === null) {
+      throw new UserError(
+        `${field} runs ${suite.adapter.name}, but the install put no ${suite.adapter.package} package in node_modules${where}`,
+        `set "runner" to the runner the tests use (swesynth init --runner <name>), or fix "install"`,
+      );
+    }
+    runners.push([suite.adapter.name, version, where.trim()].filter(Boolean).join(' '));
+    const files = await listTestFiles(workspace, suite);
+    if (files.length === 0 && !suite.adapter.findsTestFiles) {
+      throw new UserError(`no test file${where} matches the "tests" of ${field} (${suite.tests.join(', ')}) after install and build`, 'set "tests" to globs that find the test files');
+    }
+    testFiles.push(...files);
+    const sizes = await Promise.all(files.map(async (file) => ({ file, bytes: (await stat(join(workspace, file))).size })));
+    const smallest = sizes.sort((a, b) => a.bytes - b.bytes)[0]?.file;
+    if (smallest) only.push(smallest);
+    const rendered = suite.adapter.command({ testFiles: files, args: suite.args, reportFile: '<report>', timeoutMs: PROBE_TIMEOUT_MS, tools: sandbox.tools, version });
+    commands.push(`${suite.path ? `(in ${suite.path}) ` : ''}${[rendered.file, ...rendered.args].join(' ')}`);
   }
-  const testFiles = (await glob(profile.tests, { cwd: workspace, ignore: ['**/node_modules/**'] })).sort();
-  if (testFiles.length === 0 && !adapter.findsTestFiles) {
-    throw new UserError(`no test file matches the profile's "tests" (${profile.tests.join(', ')}) after install and build`, 'set "tests" to globs that find the test files');
-  }
-  const sizes = await Promise.all(testFiles.map(async (file) => ({ file, bytes: (await stat(join(workspace, file))).size })));
-  const smallest = sizes.sort((a, b) => a.bytes - b.bytes)[0]?.file;
-  const only = options.wholeSuite || smallest === undefined ? undefined : [smallest];
-  const rendered = adapter.command({ testFiles, args: profile.runnerArgs, reportFile: '<report>', timeoutMs: PROBE_TIMEOUT_MS, tools: sandbox.tools, version: runnerVersion });
-  const command = [rendered.file, ...rendered.args].join(' ');
-  log.info(`probe: ${[profile.runner, runnerVersion].filter(Boolean).join(' ')} on ${only ? only[0] : `${testFiles.length} test files`}`);
+  const ran = options.wholeSuite || only.length === 0 ? undefined : only;
+  const command = commands.join('; ');
+  log.info(`probe: ${runners.join(', ')} on ${ran ? ran.join(', ') : `${testFiles.length} test files`}`);
 
-  const run = await runTests(sandbox, adapter, { testFiles, only, args: profile.runnerArgs, timeoutMs: PROBE_TIMEOUT_MS });
+  const run = await runSuites(sandbox, suites, { testFiles, only: ran, timeoutMs: PROBE_TIMEOUT_MS });
   if (run.kind === 'timeout') {
-    throw new UserError(`a probe run of ${only ? only[0] : 'the suite'} did not finish within ${PROBE_TIMEOUT_MS / 60_000} minutes`, 'check "runnerArgs" (a watch mode?) and "tests"');
+    throw new UserError(`a probe run of ${ran ? ran.join(', ') : 'the suite'} did not finish within ${PROBE_TIMEOUT_MS / 60_000} minutes`, 'check "runnerArgs" (a watch mode?) and "tests"');
   }
   if (run.kind === 'broken') {
     throw new UserError(
@@ -79,11 +90,10 @@ export async function probe(
   const count = (status: string) => run.results.filter((result) => result.status === status).length;
   const failing = run.results.filter((result) => result.status === 'fail' || result.status === 'error' || result.status === 'timeout');
   return {
-    runner: profile.runner,
-    runnerVersion,
+    runners,
     testFiles,
     command,
-    ran: only ?? 'the whole suite',
+    ran: ran ?? 'the whole suite',
     passed: count('pass'),
     failed: failing.length,
     skipped: count('skip'),

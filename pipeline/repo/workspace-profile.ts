@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { detect, type DetectedProfile } from './detect.js';
+import { factsOf } from './facts.js';
+import type { PackageProfile } from './profile.js';
+import { workspaceBuild, workspacePackages, type WorkspacePackage } from './workspaces.js';
+
+/** What a workspace adds to the root's profile: its packages with tests, each detected in its own folder, and their build. */
+export interface WorkspaceFields {
+  packages: PackageProfile[];
+  build: string | null;
+  env: Record<string, string>;
+  reasons: string[];
+}
+
+/** `--package` values: a package's name or folder, or a glob over either (`@scope/*`, `packages/*`). */
+function matches(pkg: WorkspacePackage, selectors: string[]): boolean {
+  if (selectors.length === 0) return pkg.hasTests;
+  return selectors.some((selector) => {
+    const expression = new RegExp(`^${selector.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '.*').replace(/(?<!\.)\*/g, '[^/]*')}$`);
+    return expression.test(pkg.name) || expression.test(pkg.path);
+  });
+}
+
+/**
+ * The workspace's own build, when the root's test script does not already run one: the root
+ * `build` script, else `tsc -b` over project references, else every package's `build` script.
+ * The package manager's command comes from the install (`npx -y pnpm@9 install ...` → `npx -y pnpm@9`).
+ */
+function buildCommand(install: string | null, found: Awaited<ReturnType<typeof workspaceBuild>>): string | null {
+  const manager = install?.replace(/\s+(install|ci)\b.*$/, '') ?? 'npm';
+  const isNpm = /^npm\b/.test(manager);
+  if (found.rootScript !== null) return `${isNpm ? 'npm' : manager} run build`;
+  if (found.tscReferences.length > 0) return 'npx tsc -b';
+  if (found.packageScripts.length === 0) return null;
+  if (isNpm) return 'npm run build --workspaces --if-present';
+  if (/pnpm/.test(manager)) return `${manager} -r --if-present run build`;
+  return found.packageScripts.map((path) => `(cd ${path} && ${manager} run build)`).join(' && ');
+}
+
+/** Null when the repository is not a workspace. */
+export async function workspaceFields(root: string, rootProfile: DetectedProfile, selectors: string[]): Promise<WorkspaceFields | null> {
+  const all = await workspacePackages(root);
+  if (all.length === 0) {
+    if (selectors.length > 0) throw new UserError(`--package ${selectors.join(' ')}: the repository declares no workspace packages`, 'leave out --package');
+    return null;
+  }
+  const chosen = all.filter((pkg) => matches(pkg, selectors));
+  if (chosen.length === 0) {
+    const listed = all.map((pkg) => `${pkg.name} (${pkg.path}${pkg.hasTests ? '' : ', no tests'})`).join(', ');
+    throw new UserError(`no workspace package with tests matches ${selectors.length > 0 ? selectors.join(' ') : 'the default (every package with tests)'}`, `choose with --package <name|glob>: ${listed}`);
+  }
+  const reasons = [`workspace of ${all.length} packages; profiles for ${chosen.length}: ${chosen.map((pkg) => pkg.path).join(', ')}`];
+  const env: Record<string, string> = {};
+  const packageBuilds: string[] = [];
+  const packages = chosen.map((pkg): PackageProfile => {
+    const { profile, reasons: why } = detect(factsOf(join(root, pkg.path)));
+    reasons.push(...why.filter((reason) => /^(runner|tests|build)/.test(reason)).map((reason) => `${pkg.path}: ${reason}`));
+    Object.assign(env, profile.env);
+    if (profile.build) packageBuilds.push(`(cd ${pkg.path} && ${profile.build})`);
+    return { path: pkg.path, name: pkg.name, runner: profile.runner, runnerArgs: profile.runnerArgs, tests: profile.tests };
+  });
+  const workspace = rootProfile.build ?? buildCommand(rootProfile.install, await workspaceBuild(root, all));
+  const build = [workspace, ...packageBuilds].filter((step): step is string => step !== null).join(' && ') || null;
+  if (build) reasons.push(`workspace build: ${build}`);
+  return { packages, build, env, reasons };
+}
