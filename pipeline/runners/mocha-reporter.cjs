@@ -4,9 +4,11 @@
 // throws while loading aborts the whole run, and the other files' results are lost.
 'use strict';
 
-const { writeFileSync } = require('node:fs');
-const { resolve } = require('node:path');
-const { inspect } = require('node:util');
+// Without the `node:` prefix: the `esm` loader (`--require esm`), which loads this file on mocha 8
+// and older, predates it and cannot find such modules.
+const { writeFileSync } = require('fs');
+const { resolve } = require('path');
+const { inspect } = require('util');
 
 /** Where the report goes. An environment variable: mocha splits reporter options at commas. */
 const REPORT_FILE = 'SWESYNTH_MOCHA_REPORT';
@@ -56,25 +58,49 @@ function filesToLoad(files, setupFiles = []) {
   return files.filter((file) => wanted.has(resolve(file)));
 }
 
-/** Makes mocha load test files one at a time, so that one that throws does not end the run. */
+/**
+ * Loads one test file with `load`, mocha's own loader of `mocha.files` (synchronous, or returning
+ * a promise), and records it as a load failure if it throws.
+ */
+function loadAlone(mocha, file, load) {
+  const root = mocha.suite;
+  const hooksBefore = new Set(hooksOf(root));
+  mocha.files = [file];
+  const loaded = () => {
+    // Mocha leaves hooks at a file's top level without a file; their failures name it.
+    for (const hook of hooksOf(root)) if (!hooksBefore.has(hook)) hook.file ??= file;
+  };
+  const failed = (error) => {
+    loadFailures.push({ file: resolve(file), error });
+    forget(root, resolve(file), hooksBefore);
+  };
+  try {
+    const loading = load();
+    if (typeof loading?.then === 'function') return loading.then(loaded, failed);
+    loaded();
+  } catch (error) {
+    failed(error);
+  }
+  return undefined;
+}
+
+/**
+ * Makes mocha load test files one at a time, so that one that throws does not end the run. Mocha
+ * 5 and 6 load them with `loadFiles` only; mocha 7 and later with `loadFilesAsync` (which in mocha 7
+ * may hand each file to `loadFiles`).
+ */
 function loadEachFileAlone(Mocha) {
-  const loadFilesAsync = Mocha.prototype.loadFilesAsync;
-  Mocha.prototype.loadFilesAsync = async function loadFilesOneByOne(...options) {
-    const root = this.suite;
+  const { loadFiles, loadFilesAsync } = Mocha.prototype;
+  Mocha.prototype.loadFiles = function loadFilesOneByOne(callback) {
     const files = filesToLoad(this.files, this.options.file);
-    for (const file of files) {
-      const hooksBefore = new Set(hooksOf(root));
-      this.files = [file];
-      try {
-        await loadFilesAsync.apply(this, options);
-        // Mocha leaves hooks at a file's top level without a file; their failures name it.
-        for (const hook of hooksOf(root)) if (!hooksBefore.has(hook)) hook.file ??= file;
-      } catch (error) {
-        const failed = resolve(file);
-        loadFailures.push({ file: failed, error });
-        forget(root, failed, hooksBefore);
-      }
-    }
+    for (const file of files) loadAlone(this, file, () => loadFiles.call(this));
+    this.files = files;
+    if (callback) callback();
+  };
+  if (!loadFilesAsync) return;
+  Mocha.prototype.loadFilesAsync = async function loadFilesAsyncOneByOne(...options) {
+    const files = filesToLoad(this.files, this.options.file);
+    for (const file of files) await loadAlone(this, file, () => loadFilesAsync.apply(this, options));
     this.files = files;
   };
 }

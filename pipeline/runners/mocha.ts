@@ -1,19 +1,22 @@
 import { parseJsonLines } from './json-lines.js';
 import type { RunnerAdapter } from './types.js';
+import { majorOf } from './version.js';
 import { mochaDetection } from './mocha-detection.js';
 
 /**
  * Mocha, through the repository's own binary and its config (.mocharc, package.json "mocha"),
  * with swesynth's reporter. Mocha adds its config's spec to the files it is given: the whole
  * suite is that spec together with the repository's test files, and a list of files to run is
- * enforced by the reporter, which drops the others before they load.
+ * enforced by the reporter, which drops the others before they load. It speaks to mocha 5 and later:
+ * mocha 5's options parser refuses what it does not know, so each option goes only to the majors that have it.
  */
 export const mocha: RunnerAdapter = {
   name: 'mocha',
   detection: mochaDetection,
   package: 'mocha',
   isolatesFiles: false,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
+    const major = majorOf(version) ?? Infinity;
     return {
       file: 'node_modules/.bin/mocha',
       args: [
@@ -24,9 +27,10 @@ export const mocha: RunnerAdapter = {
         String(Math.floor(timeoutMs * 0.8)),
         // Ends the process when the run is over: a handle left open (a timer) must not turn it into a hang.
         '--exit',
-        // The repository's config may ask for these; both would leave tests unreported.
-        '--no-parallel',
-        '--no-bail',
+        // The repository's config may ask for these; both would leave tests unreported. Parallel
+        // runs came with mocha 8, and mocha 5 cannot turn bail off (only its mocha.opts can turn it on).
+        ...(major >= 8 ? ['--no-parallel'] : []),
+        ...(major >= 6 ? ['--no-bail'] : []),
         ...args,
         ...(only ?? testFiles),
       ],

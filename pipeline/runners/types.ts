@@ -44,6 +44,8 @@ export interface Command {
 /** Where a sandbox has the programs swesynth brings along: Node.js and swesynth's runner files. */
 export interface Toolchain {
   node: string;
+  /** The version of `node` (`v20.20.0`), or null when it cannot be told; adapters then speak to the newest. */
+  nodeVersion: string | null;
   /** The absolute path, inside the sandbox, of a reporter or preload from pipeline/runners/. */
   runnerFile(name: string): string;
 }

@@ -16,7 +16,13 @@ const OWNER = `${hostname()}:${process.pid}`;
 export const CONTAINER_ROOT = '/testbed';
 export const CONTAINER_RUNNER_FILES = '/opt/swesynth/runners';
 const TAIL_BYTES = 4000;
-const CONTAINER_TOOLS: Toolchain = { node: 'node', runnerFile: (name) => posix.join(CONTAINER_RUNNER_FILES, name) };
+const runnerFileInContainer = (name: string): string => posix.join(CONTAINER_RUNNER_FILES, name);
+
+/** The Node.js version of an image built from an official Node.js image, which names it in its environment. */
+async function imageNodeVersion(docker: Docker, image: string): Promise<string | null> {
+  const env = (await docker.getImage(image).inspect()).Config.Env ?? [];
+  return env.find((entry) => entry.startsWith('NODE_VERSION='))?.slice('NODE_VERSION='.length) ?? null;
+}
 
 export interface ContainerLimits {
   memoryBytes: number;
@@ -141,16 +147,17 @@ async function drain(docker: Docker, stream: Readable): Promise<{ stdout: string
  */
 export class DockerSandbox implements Sandbox {
   readonly root = CONTAINER_ROOT;
-  readonly tools = CONTAINER_TOOLS;
   private killed = false;
 
   private constructor(
     private readonly docker: Docker,
     private readonly container: Docker.Container,
     private readonly env: Record<string, string>,
+    readonly tools: Toolchain,
   ) {}
 
   static async start(docker: Docker, image: string, limits: ContainerLimits, env: Record<string, string> = {}): Promise<DockerSandbox> {
+    const tools: Toolchain = { node: 'node', nodeVersion: await imageNodeVersion(docker, image), runnerFile: runnerFileInContainer };
     const container = await createOwnedContainer(docker, {
       Image: image,
       // The container idles while commands run in it through exec.
@@ -165,7 +172,7 @@ export class DockerSandbox implements Sandbox {
       await removeOwnedContainer(container);
       throw error;
     }
-    return new DockerSandbox(docker, container, env);
+    return new DockerSandbox(docker, container, env, tools);
   }
 
   exec(command: Command | string, options: { timeoutMs: number }): Promise<ExecResult> {

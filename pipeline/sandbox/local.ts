@@ -116,7 +116,7 @@ async function linkDependencies(workspace: string, dir: string): Promise<void> {
 
 /** Local sandbox: commands run as child processes in their own process group, in a directory. */
 /** On this machine: the Node.js running swesynth, and the runner files in swesynth's own folder. */
-const LOCAL_TOOLS: Toolchain = { node: process.execPath, runnerFile: reporterPath };
+const LOCAL_TOOLS: Toolchain = { node: process.execPath, nodeVersion: process.version, runnerFile: reporterPath };
 
 export class LocalSandbox implements Sandbox {
   readonly tools = LOCAL_TOOLS;
