@@ -4,10 +4,11 @@ import { formatValue } from './format.js';
 import { locate } from './locate.js';
 import { markerData, parseTap, pointsOf, type TapPoint, type TapStream } from './tap-parser.js';
 import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
+import { majorOf } from './version.js';
 import { tapDetection } from './tap-detection.js';
 
 /**
- * node-tap 16. Each test file runs in its own process and is a top-level subtest named by its
+ * node-tap 16 (the classic CLI) and 18 to 21 (the @tapjs CLI with plugins; there is no tap 17). Each test file runs in its own process and is a top-level subtest named by its
  * path; nested `t.test` subtests give the title path, and the leaf subtests are the tests. A
  * subtest's own assertions beside its subtests become `<path> > (suite)`, those at a file's top
  * level `(file)`. A file whose process fails with no failing test (a load error, a crash, tap's
@@ -18,12 +19,14 @@ export const tap: RunnerAdapter = {
   detection: tapDetection,
   package: 'tap',
   isolatesFiles: true,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
+    const major = majorOf(version) ?? Infinity;
     return {
       file: 'node_modules/.bin/tap',
       args: [
         '--reporter=tap',
-        '--no-coverage',
+        // tap 18 renamed the option; both majors measure coverage by default.
+        major >= 18 ? '--disable-coverage' : '--no-coverage',
         '--no-color',
         // The repository's config may ask to bail out, which would leave tests unreported.
         '--no-bail',
