@@ -5,7 +5,7 @@
 // with the file that created the test (or its top-level ancestor) and its full title path.
 // It also keeps one broken test or file from taking the whole run down with it:
 // - a file that throws while loading becomes a failing test `(file)` of that file;
-// - a test that throws synchronously fails like one whose promise rejects (tape would crash);
+// - a test that throws synchronously fails (tape would crash);
 // - a top-level test gets a timeout (SWESYNTH_TAPE_TIMEOUT_MS), and the process is ended soon after
 //   all tests are done, so a test that never settles cannot keep the run from finishing.
 'use strict';
@@ -17,6 +17,11 @@ const cwd = process.cwd();
 const tapeDir = path.dirname(require.resolve('tape/package.json', { paths: [cwd] }));
 const tape = require(tapeDir);
 const Results = require(path.join(tapeDir, 'lib', 'results.js'));
+/**
+ * tape 5 waits for a test's returned promise and loads test files through bin/import-or-require.js;
+ * tape 4 ignores the promise and its bin requires each file itself.
+ */
+const tapeMajor = Number(require(path.join(tapeDir, 'package.json')).version.split('.')[0]);
 const timeoutMs = Number(process.env.SWESYNTH_TAPE_TIMEOUT_MS) || 0;
 
 /** The file being loaded: tests created meanwhile belong to it. */
@@ -30,7 +35,9 @@ function watch(test, file, parentPath) {
       try {
         return callback.apply(this, args);
       } catch (error) {
-        return Promise.reject(error);
+        if (tapeMajor >= 5) return Promise.reject(error);
+        this.error(error);
+        return this.end();
       }
     };
   }
@@ -48,11 +55,9 @@ Results.prototype.push = function (test) {
   return push.call(this, test);
 };
 
-// tape's bin loads each file through this module, in order, once it has set up its harness.
-const loaderPath = path.join(tapeDir, 'bin', 'import-or-require.js');
-const importOrRequire = require(loaderPath);
 let finishing = false;
-require.cache[loaderPath].exports = function importOrRequireWatched(file) {
+/** Loads one test file with `load`; one that throws becomes a failing test `(file)` of that file. */
+function loadTestFile(file, load) {
   if (!finishing) {
     finishing = true;
     // tape writes its summary on exit. Its output stream may still hold lines when the tests are
@@ -61,16 +66,33 @@ require.cache[loaderPath].exports = function importOrRequireWatched(file) {
     tape.onFinish(() => setTimeout(() => process.exit(), 1000).unref());
   }
   currentFile = path.relative(cwd, file);
-  let loading;
-  try {
-    loading = Promise.resolve(importOrRequire(file));
-  } catch (error) {
-    loading = Promise.reject(error);
-  }
-  return loading.catch((error) => {
+  const failed = (error) => {
     tape('(file)', (t) => {
       t.error(error);
       t.end();
     });
-  });
-};
+  };
+  let loading;
+  try {
+    loading = load();
+  } catch (error) {
+    return failed(error);
+  }
+  return typeof loading?.then === 'function' ? loading.catch(failed) : loading;
+}
+
+if (tapeMajor >= 5) {
+  // tape's bin loads each file through this module, in order, once it has set up its harness.
+  const loaderPath = path.join(tapeDir, 'bin', 'import-or-require.js');
+  const importOrRequire = require(loaderPath);
+  require.cache[loaderPath].exports = (file) => loadTestFile(file, () => Promise.resolve(importOrRequire(file)));
+} else {
+  // tape 4's bin requires each test file by its absolute path, after the preloads.
+  const Module = require('node:module');
+  const bin = path.join(tapeDir, 'bin', 'tape');
+  const moduleRequire = Module.prototype.require;
+  Module.prototype.require = function requireTestFile(id) {
+    if (this.filename !== bin || !path.isAbsolute(id)) return moduleRequire.call(this, id);
+    return loadTestFile(id, () => moduleRequire.call(this, id));
+  };
+}

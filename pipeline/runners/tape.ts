@@ -5,7 +5,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
 import { tapeDetection } from './tape-detection.js';
 
 /**
- * tape 5. tape runs every file in one process and prints each test's name as a flat `# name`
+ * tape 4 and 5. tape runs every file in one process and prints each test's name as a flat `# name`
  * comment, without its file or parents; swesynth's preload (tape-preload.cjs) prints a marker
  * with both as each test starts, and the assertions up to the next marker belong to that test.
  * A test with subtests is a suite: its own assertions, if any, become `<path> > (suite)`. A

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mocha } from '../../pipeline/runners/mocha.js';
 import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
+import { tap } from '../../pipeline/runners/tap.js';
+import { tape } from '../../pipeline/runners/tape.js';
 import type { RunnerAdapter, TestResult } from '../../pipeline/runners/types.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { FIXTURES } from '../helpers.js';
@@ -23,6 +25,8 @@ const CASES: VersionCase[] = [
   ...['mocha-5', 'mocha-6', 'mocha-7', 'mocha-8', 'mocha-9', 'mocha-10'].map((fixture) => ({ adapter: mocha, fixture })),
   // ES module syntax through the esm loader, as repositories on mocha 8 and older write it.
   { adapter: mocha, fixture: 'mocha-8-esm', args: ['--require', 'esm'] },
+  ...['tap-18', 'tap-19', 'tap-20'].map((fixture) => ({ adapter: tap, fixture })),
+  { adapter: tape, fixture: 'tape-4' },
 ];
 
 const BASIC = 'test/basic.test.js';
