@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
+import type { Sandbox } from '../pipeline/sandbox/types.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'dist', 'pipeline', 'cli.js');
@@ -23,4 +25,10 @@ export function copyFixture(name: string): string {
 export function swesynth(args: string[], options: { cwd?: string } = {}) {
   // The templates write the statements: a language model the environment names would make tests depend on it.
   return execa(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, reject: false, env: { NO_COLOR: '1', SWESYNTH_LLM_URL: '' } });
+}
+
+/** The sandbox with `node` (an absolute path to a Node.js binary) as its toolchain's Node.js. */
+export function onNode<T extends Sandbox>(sandbox: T, node: string): T {
+  const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  return Object.assign(Object.create(sandbox) as T, { tools: { ...sandbox.tools, node, nodeVersion } });
 }

@@ -1,5 +1,7 @@
 // A node:test reporter that writes one JSON line per test with its describe path, status,
 // duration and failure details. Loaded by the test runner process, so it is plain JavaScript.
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 
 const show = (value) => inspect(value, { depth: 6, breakLength: Infinity, maxArrayLength: 50, maxStringLength: 2000 });
@@ -42,13 +44,14 @@ export default async function* jsonLines(source) {
   };
   for await (const event of source) {
     if (event.type === 'test:stderr') {
-      const text = (stderr.get(event.data.file) ?? '') + event.data.message;
-      stderr.set(event.data.file, text.slice(0, STDERR_LIMIT));
+      const text = (stderr.get(resolve(event.data.file)) ?? '') + event.data.message;
+      stderr.set(resolve(event.data.file), text.slice(0, STDERR_LIMIT));
       continue;
     }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { data } = event;
-    const file = data.file ?? '';
+    // Node 18 names the files of tests loaded as ES modules by their URL.
+    const file = data.file?.startsWith('file:') ? fileURLToPath(data.file) : (data.file ?? '');
     const children = bucketOf(file, data.nesting + 1).splice(0);
     const own = bucketOf(file, data.nesting);
     if (children.length > 0 || data.details?.type === 'suite') {
@@ -63,9 +66,10 @@ export default async function* jsonLines(source) {
         : event.type === 'test:pass' ? 'pass'
         : error?.failureType === 'testTimeoutFailure' ? 'timeout'
         : 'fail';
-      // A file that crashes is reported as a test named after the file itself.
-      if (data.nesting === 0 && data.name === file) {
-        const failure = status === 'fail' ? crashFailure(stderr.get(file) ?? '', failureOf(error)) : failureOf(error);
+      // A file that crashes is reported as a test named after the file itself: by its absolute path
+      // on Node 20, by the path relative to the working directory on Node 22 (as its stderr is).
+      if (data.nesting === 0 && file !== '' && resolve(data.name) === resolve(file)) {
+        const failure = status === 'fail' ? crashFailure(stderr.get(resolve(file)) ?? '', failureOf(error)) : failureOf(error);
         // Running out of memory is how an endless loop that allocates ends: a hang, not a failure.
         const hang = status === 'timeout' || /heap out of memory/.test(failure?.message ?? '');
         own.push({ file, titlePath: ['(file)'], status: hang ? 'timeout' : status === 'fail' ? 'error' : status, durationMs: data.details?.duration_ms ?? 0, failure });

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { learnCoverage } from '../../pipeline/coverage.js';
 import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from '../../pipeline/runners/types.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { FIXTURES } from '../helpers.js';
+import { FIXTURES, onNode } from '../helpers.js';
 
 /**
  * Every runner adapter passes the same contract, on a fixture repository of its own with the
@@ -29,6 +29,8 @@ export interface ContractCase {
   suiteSeparator?: string;
   /** False where the runner forbids two tests with one title in one suite. */
   repeatedTitles?: boolean;
+  /** Another Node.js binary (a path under test/fixtures) for the toolchain than the one running the tests. */
+  node?: string;
 }
 
 /** The ids of the basic file's tests, as every adapter must give them. */
@@ -49,11 +51,13 @@ const modules = (import.meta as unknown as { glob: (pattern: string, options: { 
   './contract-cases/*.ts',
   { eager: true },
 );
-const CASES = Object.values(modules).map((module) => module.contractCase);
+/** Each case is named by its module: the runner, and the major or Node.js version when there is more than one case. */
+const CASES = Object.entries(modules).map(([path, module]) => ({ ...module.contractCase, name: basename(path, '.ts') }));
 
-describe.each(CASES.map((contract) => ({ ...contract, runner: contract.adapter.name, ids: idsOf(contract) })))('the $runner adapter', (contract) => {
+describe.each(CASES.map((contract) => ({ ...contract, ids: idsOf(contract) })))('the $name contract', (contract) => {
   const { adapter } = contract;
-  const sandbox = LocalSandbox.at(join(FIXTURES, contract.fixture));
+  const local = LocalSandbox.at(join(FIXTURES, contract.fixture));
+  const sandbox = contract.node ? onNode(local, join(FIXTURES, contract.node)) : local;
   const run = (files: string[], timeoutMs = 30_000): Promise<TestRun> =>
     runTests(sandbox, adapter, { testFiles: [contract.basic, contract.crash, contract.hang], only: files, args: contract.args, timeoutMs });
   const results = async (files: string[]): Promise<Map<string, TestResult>> => {
