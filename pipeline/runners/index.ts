@@ -2,6 +2,7 @@ import { ava } from './ava.js';
 import { jest } from './jest.js';
 import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
+import { script } from './script.js';
 import { tap } from './tap.js';
 import { tape } from './tape.js';
 import { vitest } from './vitest.js';
@@ -15,6 +16,8 @@ const ADAPTERS: Record<string, RunnerAdapter> = {
   [tap.name]: tap,
   [tape.name]: tape,
   [ava.name]: ava,
+  // Last: a plain `node <file>` is a script suite only when no runner is called.
+  [script.name]: script,
 };
 
 export function runnerNamed(name: string): RunnerAdapter {

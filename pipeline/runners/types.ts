@@ -68,7 +68,7 @@ export interface RunnerRequest {
   version: string | null;
 }
 
-export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava'] as const;
+export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava', 'script'] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 /** A runner's command as the repository's test script writes it, split into options and the rest. */
