@@ -15,7 +15,7 @@ export const scriptDetection: RunnerDetection = {
   },
   optionsWithValue: NODE_OPTIONS_WITH_VALUE,
   managedOptions: ['--watch', '--watch-path', '--inspect', '--inspect-brk'],
-  tests({ positional }, facts) {
-    return positionalTests(positional, facts, ['**/*.{js,cjs,mjs}']) ?? { tests: ['test.js', 'test/index.js'], source: 'script defaults' };
+  tests({ positional }) {
+    return positionalTests(positional, ['**/*.{js,cjs,mjs}']) ?? { tests: ['test.js', 'test/index.js'], source: 'script defaults' };
   },
 };
