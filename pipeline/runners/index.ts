@@ -1,4 +1,5 @@
 import { ava } from './ava.js';
+import { jasmine } from './jasmine.js';
 import { jest } from './jest.js';
 import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
@@ -15,6 +16,7 @@ const ADAPTERS: Record<string, RunnerAdapter> = {
   [tap.name]: tap,
   [tape.name]: tape,
   [ava.name]: ava,
+  [jasmine.name]: jasmine,
 };
 
 export function runnerNamed(name: string): RunnerAdapter {
