@@ -5,8 +5,8 @@ import { majorOf } from './version.js';
 
 /** Vitest 0.x reads a hook's timeout from the config only, and rejects the flag. */
 const supportsHookTimeout = (major: number | null) => major === null || major >= 1;
-/** Vitest 0.x takes a flag's text as it is, and the text 'false' for true: coverage is switched off by negation there. */
-const coverageOff = (major: number | null) => (major === 0 ? '--no-coverage' : '--coverage.enabled=false');
+/** Vitest 0.x keeps a flag's text as it is, and the text 'false' is true; it reads a number as one. */
+const coverageOff = (major: number | null) => `--coverage.enabled=${major === 0 ? 0 : false}`;
 
 /**
  * Vitest 0.34 to 4, with the repository's own config. Its built-in JSON report leaves out what a
