@@ -1,5 +1,5 @@
 // Preloaded into ava's main process (`node --import <this file> node_modules/.bin/ava --tap`).
-// ava 6's TAP reporter leaves out what swesynth needs to read its results, so this adjusts it:
+// ava's TAP reporter (ava 3 to 6) leaves out what swesynth needs to read its results, so this adjusts it:
 // - before each test line it prints `# swesynth-ava {"file":"test/a.test.js"}` (ava abbreviates
 //   the file into the title only when several files run, and drops path, extension and `.test`),
 //   with `"crash":true` for a file's crash and the test's duration when ava knows it; titles are
@@ -7,19 +7,45 @@
 // - a failed assertion's `at` is the first frame outside ava, in the test, not in ava's assert.js;
 // - its inactivity timeout is reported on the pending tests instead of crashing the reporter,
 //   which passes a raw Error where it expects a serialized one (avajs/ava#3461).
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import Module from 'node:module';
 import { EOL } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const MARKER = 'swesynth-ava';
 // ava's workers inherit this preload with node's arguments; only the main process, which runs
-// ava's cli.mjs, reports. The reporter to patch is the one in that same ava.
+// ava's command line, reports. The reporter to patch is the one in that same ava.
 const script = process.argv[1] ? realpathSync(process.argv[1]) : '';
-if (script.endsWith(join('entrypoints', 'cli.mjs'))) await patchTapReporter(dirname(dirname(script)));
+if (script.endsWith(join('entrypoints', 'cli.mjs'))) {
+  // ava 4 to 6, ES modules.
+  const avaDir = dirname(dirname(script));
+  const { default: TapReporter } = await import(pathToFileURL(tapReporterIn(avaDir)).href);
+  patchTapReporter(TapReporter, avaDir);
+} else if (basename(script) === 'cli.js' && existsSync(tapReporterIn(dirname(script)))) {
+  // ava 3, CommonJS: its reporter reads ava's colours as it loads, which ava sets up first.
+  const avaDir = dirname(script);
+  whenRequired(tapReporterIn(avaDir), (TapReporter) => patchTapReporter(TapReporter, avaDir));
+}
 
-async function patchTapReporter(avaDir) {
-  const { default: TapReporter } = await import(pathToFileURL(join(avaDir, 'lib', 'reporters', 'tap.js')).href);
+function tapReporterIn(avaDir) {
+  return join(avaDir, 'lib', 'reporters', 'tap.js');
+}
+
+/** Calls `patch` with the exports of the CommonJS module `file` when it is first required. */
+function whenRequired(file, patch) {
+  const load = Module._load;
+  Module._load = function (request, parent, isMain) {
+    const exports = load.call(this, request, parent, isMain);
+    if (request.endsWith('tap') && Module._resolveFilename(request, parent, isMain) === file) {
+      Module._load = load;
+      patch(exports);
+    }
+    return exports;
+  };
+}
+
+function patchTapReporter(TapReporter, avaDir) {
   const { startRun, writeTest, writeCrash } = TapReporter.prototype;
   const withoutAvaFrames = (stack) => stack.split('\n').filter((line) => !line.includes(`${avaDir}/`)).join('\n');
 

@@ -5,7 +5,7 @@ import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from '
 import { avaDetection } from './ava-detection.js';
 
 /**
- * ava 6, through its TAP reporter as swesynth's preload (ava-preload.mjs) adjusts it: a marker
+ * ava 3 to 6, through its TAP reporter as swesynth's preload (ava-preload.mjs) adjusts it: a marker
  * before each test line names the test's file. ava has no nesting and no two tests of a file may
  * share a title, so a test's title path is its title as written (`math › adds` stays one title);
  * its file is its only grouping. A crash of a file (a load error, an uncaught exception, a worker
@@ -99,10 +99,12 @@ const TIMED_OUT = /^Exited because no new tests completed within the last \d+ms 
 
 function failureOf(point: TapPoint, root: string, file: string): Failure {
   const data = point.diagnostic?.data ?? {};
-  const details = typeof data.details === 'object' && data.details !== null ? (data.details as Record<string, unknown>) : {};
+  // ava 6 calls the values it shows `details`, ava 5 and older `values`.
+  const shownValues = data.details ?? data.values;
+  const details = typeof shownValues === 'object' && shownValues !== null ? (shownValues as Record<string, unknown>) : {};
   const shown = Object.entries(details).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
   const thrown = shown.map(([, value]) => thrownError(value)).find((error) => error !== undefined);
-  const values = shown.map(([label, value]) => (label.startsWith('Difference (- actual, + expected)') ? valuesFromDifference(value) : undefined)).find(Boolean);
+  const values = shown.map(([label, value]) => (label.startsWith('Difference') ? valuesFromDifference(value) : undefined)).find(Boolean);
   const assertion = typeof data.assertion === 'string' ? data.assertion : undefined;
   const stated = typeof data.message === 'string' && data.message !== '' ? data.message : assertion ? `${assertion} failed` : point.description;
   // Details that could not be read as values still say what went wrong.
@@ -128,7 +130,7 @@ function thrownError(formatted: string): { name: string; message: string } | und
   return name && message !== undefined ? { name, message: message.replace(/\\(.)/g, '$1') } : undefined;
 }
 
-/** ava's diff: `- actual` and `+ expected`, each on one line, read back as they were printed. */
+/** ava's diff (`Difference:` in ava 5 and older): `- actual` and `+ expected`, each on one line, read back as printed. */
 function valuesFromDifference(diff: string): { expected: string; actual: string } | undefined {
   const lines = diff.split('\n');
   const [removed, added] = [lines.filter((line) => line.startsWith('- ')), lines.filter((line) => line.startsWith('+ '))];

@@ -1,4 +1,5 @@
 import { ava } from './ava.js';
+import { jasmine } from './jasmine.js';
 import { jest } from './jest.js';
 import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
@@ -16,6 +17,7 @@ const ADAPTERS: Record<string, RunnerAdapter> = {
   [tap.name]: tap,
   [tape.name]: tape,
   [ava.name]: ava,
+  [jasmine.name]: jasmine,
   // Last: a plain `node <file>` is a script suite only when no runner is called.
   [script.name]: script,
 };

@@ -31,8 +31,8 @@ type FileResult = z.infer<typeof FileResult>;
 
 const Report = z.object({ testResults: z.array(FileResult), wasInterrupted: z.boolean().optional() });
 
-/** How each runner words a test or hook that ran out of time: jest, then vitest. */
-const TIMEOUT = /Exceeded timeout of \d+ ms for a (?:test|hook)|(?:Test|Hook) timed out in \d+ ?ms/;
+/** How each runner words a test or hook that ran out of time: jest 27 on, jest 26 and older (jasmine2), vitest. */
+const TIMEOUT = /Exceeded timeout of \d+ ms for a (?:test|hook)|(?:Test|Hook) timed out in \d+ ?ms|^:? ?(Timeout - Async callback was not invoked within the \d+ ?ms timeout specified by jest\.setTimeout\.)/;
 const STACK_FRAME = /^\s+at \S/;
 /** A line of the source excerpt jest prints under an error: `  > 3 | throw new Error(...)`. */
 const CODE_FRAME = /^\s*>?\s*\d+ \|/;
@@ -107,7 +107,10 @@ function failureOf({ file, absoluteFile, titlePath, failureMessages, failureDeta
     const className = name ?? 'Error';
     return { message: message ? `${className}: ${message}` : 'the test file failed outside its tests', name: className, stack, ...where };
   }
-  return { message, ...(name ? { name } : {}), ...valuesOf(failureDetail), stack, ...where };
+  // jest 26 and older repeat their timeout's sentence around an empty error: the sentence is the message.
+  const timeoutSentence = TIMEOUT.exec(stack)?.[1];
+  if (timeoutSentence) return { message: timeoutSentence, stack, ...where };
+  return { message, ...(name ? { name } : {}), ...(valuesOf(failureDetail) ?? valuesFromMatcherText(message)), stack, ...where };
 }
 
 /**
@@ -136,8 +139,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * an assertion error's own) through JSON, and they are formatted here; vitest renders them in the
  * test worker before any reporter sees them, so its reporter passes that rendering on as `printed`.
  */
-function valuesOf(detail: unknown): Pick<Failure, 'expected' | 'actual' | 'operator'> {
-  if (!isRecord(detail)) return {};
+function valuesOf(detail: unknown): Pick<Failure, 'expected' | 'actual' | 'operator'> | undefined {
+  if (!isRecord(detail)) return undefined;
   const operator = typeof detail.operator === 'string' ? { operator: detail.operator } : {};
   const printed = detail.printed;
   if (isRecord(printed) && typeof printed.expected === 'string' && typeof printed.actual === 'string') {
@@ -146,4 +149,25 @@ function valuesOf(detail: unknown): Pick<Failure, 'expected' | 'actual' | 'opera
   const source = isRecord(detail.matcherResult) ? detail.matcherResult : detail;
   if (!('expected' in source) && !('actual' in source)) return {};
   return { expected: formatValue(source.expected), actual: formatValue(source.actual), ...operator };
+}
+
+/** The `Expected: 3` and `Received: 2` lines of a matcher's message, each value on one line. */
+const MATCHER_VALUES = /^Expected: (.+)\nReceived: (.+)$/m;
+
+/**
+ * jest 28 and older keep no failure details in their JSON report, only the matcher's message. Its
+ * values are printed jest's way: one that reads as JSON (a number, a string, null) is shown as the
+ * details would show it; any other stays as printed.
+ */
+function valuesFromMatcherText(message: string): Pick<Failure, 'expected' | 'actual'> {
+  const match = MATCHER_VALUES.exec(message);
+  if (!match) return {};
+  const shown = (printed: string) => {
+    try {
+      return formatValue(JSON.parse(printed));
+    } catch {
+      return printed;
+    }
+  };
+  return { expected: shown(match[1]!), actual: shown(match[2]!) };
 }

@@ -3,16 +3,29 @@
 // process with them (in band), and prints a marker line with the id when the run is over. Between
 // runs jest keeps its transformer (ts-jest's language service) and module caches, which saves
 // the seconds a cold start spends; a changed file is read and transformed afresh.
+const { existsSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 const readline = require('node:readline');
 
-const jest = require(require.resolve('jest', { paths: [process.cwd()] }));
+const jestMain = require.resolve('jest', { paths: [process.cwd()] });
+const jest = require(jestMain);
+const buildArgv = jest.buildArgv ?? cliArgvReader();
+
+/** Jest 30 exports the reader of its command line; 24 to 29 keep it in jest-cli, unexported (29 in run.js). */
+function cliArgvReader() {
+  const cliDir = dirname(dirname(require.resolve('jest-cli', { paths: [dirname(jestMain)] })));
+  const file = ['build/run.js', 'build/cli/index.js'].map((name) => join(cliDir, name)).find((path) => existsSync(path));
+  const reader = file && require(file).buildArgv;
+  if (typeof reader !== 'function') throw new Error(`this jest keeps no reader of its command line in ${cliDir}`);
+  return reader;
+}
 let previous = Promise.resolve();
 
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   previous = previous.then(async () => {
     const { id, args } = JSON.parse(line);
     try {
-      const argv = await jest.buildArgv(args);
+      const argv = await buildArgv(args);
       await jest.runCLI({ ...argv, runInBand: true, watch: false, watchAll: false }, [process.cwd()]);
     } catch (error) {
       process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);

@@ -1,8 +1,12 @@
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
 import { jestDetection } from './jest-detection.js';
+import { majorOf } from './version.js';
 
-/** Jest, with the repository's own config; it reports through its built-in JSON report. */
+/** `--testTimeout` came with jest 24.9; a major does not tell 24.9 from an earlier 24, which rejects it. */
+const supportsTestTimeout = (major: number | null) => major === null || major >= 25;
+
+/** Jest 24 to 30, with the repository's own config; it reports through its built-in JSON report. */
 export const jest: RunnerAdapter = {
   name: 'jest',
   detection: jestDetection,
@@ -10,7 +14,7 @@ export const jest: RunnerAdapter = {
   isolatesFiles: true,
   findsTestFiles: true,
   warmServer: 'jest-warm.cjs',
-  command({ only, args, reportFile, timeoutMs }) {
+  command({ only, args, reportFile, timeoutMs, version }) {
     return {
       file: 'node_modules/.bin/jest',
       args: [
@@ -25,7 +29,7 @@ export const jest: RunnerAdapter = {
         // The repository's config may ask to bail out, which would leave tests unreported.
         '--no-bail',
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.
-        `--testTimeout=${Math.floor(timeoutMs * 0.8)}`,
+        ...(supportsTestTimeout(majorOf(version)) ? [`--testTimeout=${Math.floor(timeoutMs * 0.8)}`] : []),
         // Jest waits for handles a test left open (a timer, a socket) before it exits; the report is written by then.
         '--forceExit',
         ...args,

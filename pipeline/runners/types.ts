@@ -68,7 +68,7 @@ export interface RunnerRequest {
   version: string | null;
 }
 
-export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava', 'script'] as const;
+export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava', 'jasmine', 'script'] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 /** A runner's command as the repository's test script writes it, split into options and the rest. */
@@ -109,7 +109,7 @@ export interface RunnerAdapter {
   detection: RunnerDetection;
   /**
    * Whether each test file runs in a fresh module registry or process, so that one file cannot
-   * change what another sees (mocha and tape load every file into one process).
+   * change what another sees (mocha, tape and jasmine load every file into one process).
    */
   isolatesFiles: boolean;
   /**

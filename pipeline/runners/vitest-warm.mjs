@@ -1,4 +1,4 @@
-// A vitest (2 to 4) that stays up between test runs. Started in the repository's root, it reads
+// A vitest (0.34 to 4) that stays up between test runs. Started in the repository's root, it reads
 // one request per line on stdin, {"id": …, "args": […]} with vitest's command-line arguments, runs
 // them in this process, and prints a marker line with the id when the run is over. Between runs
 // it keeps vitest's config, its vite server and worker pool, which saves the second or more a
@@ -6,6 +6,7 @@
 // run every source file it has loaded is checked and the changed ones are invalidated; the
 // results of earlier runs are forgotten, so a run reports exactly what a fresh process would.
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -30,7 +31,17 @@ function exportOf(name, subpath) {
 process.env.TEST = 'true';
 process.env.VITEST = 'true';
 process.env.NODE_ENV ??= 'test';
-const { createVitest, parseCLI } = await import(pathToFileURL(exportOf('vitest', './node')).href);
+const vitestNode = exportOf('vitest', './node');
+const { createVitest, parseCLI = parseWithCac } = await import(pathToFileURL(vitestNode).href);
+
+/** Vitest 0.x exports no reader of its command line; it reads it with cac, its dependency, as this does. */
+function parseWithCac(argv) {
+  const { cac } = createRequire(vitestNode)('cac');
+  const { args, options } = cac('vitest').parse(['node', ...argv], { run: false });
+  delete options['--'];
+  // The first argument is the command, `run`.
+  return { filter: args.slice(1), options };
+}
 
 let live; // { key, vitest, stamps: Map<file, stamp> }
 

@@ -1,9 +1,15 @@
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
 import { vitestDetection } from './vitest-detection.js';
+import { majorOf } from './version.js';
+
+/** Vitest 0.x reads a hook's timeout from the config only, and rejects the flag. */
+const supportsHookTimeout = (major: number | null) => major === null || major >= 1;
+/** Vitest 0.x keeps a flag's text as it is, and the text 'false' is true; it reads a number as one. */
+const coverageOff = (major: number | null) => `--coverage.enabled=${major === 0 ? 0 : false}`;
 
 /**
- * Vitest 2 to 4, with the repository's own config. Its built-in JSON report leaves out what a
+ * Vitest 0.34 to 4, with the repository's own config. Its built-in JSON report leaves out what a
  * failure needs (the class and stack of an error that broke a file, a timeout's message, the
  * expected and actual values), so swesynth's reporter writes the same shape with them.
  */
@@ -14,9 +20,10 @@ export const vitest: RunnerAdapter = {
   isolatesFiles: true,
   findsTestFiles: true,
   warmServer: 'vitest-warm.mjs',
-  command({ only, args, reportFile, timeoutMs, tools }) {
+  command({ only, args, reportFile, timeoutMs, tools, version }) {
     // Tests' and hooks' own timeouts fire before the process is killed, so an async hang is reported as such.
     const timeout = Math.floor(timeoutMs * 0.8);
+    const major = majorOf(version);
     return {
       file: 'node_modules/.bin/vitest',
       args: [
@@ -25,11 +32,11 @@ export const vitest: RunnerAdapter = {
         '--reporter=default',
         `--reporter=${tools.runnerFile('vitest-reporter.mjs')}`,
         `--outputFile=${reportFile}`,
-        '--coverage.enabled=false',
+        coverageOff(major),
         // The repository's config may ask to bail out, which would leave tests unreported.
         '--bail=0',
         `--testTimeout=${timeout}`,
-        `--hookTimeout=${timeout}`,
+        ...(supportsHookTimeout(major) ? [`--hookTimeout=${timeout}`] : []),
         ...args,
         // Vitest takes file arguments as filters on its configured test files.
         ...(only ?? []),

@@ -78,6 +78,14 @@ describe('profile detection', () => {
     expect(detectProfile(ava)).toMatchObject({ runner: 'ava', tests: ['test/**/*', '!test/helpers/**'], build: null });
   });
 
+  it("reads jasmine's spec_dir and spec_files, keeps the options that shape its run, and falls back on jasmine's defaults", () => {
+    const config = JSON.stringify({ spec_dir: 'tests', spec_files: ['**/*.spec.js', '!**/slow/**'], helpers: ['helpers/**/*.js'] });
+    const jasmine = repo({ scripts: { test: 'jasmine --require=tsx/esm --random=true' } }, { 'spec/support/jasmine.json': config });
+    expect(detectProfile(jasmine)).toMatchObject({ runner: 'jasmine', runnerArgs: ['--require=tsx/esm'], tests: ['tests/**/*.spec.js', '!tests/**/slow/**'] });
+    const plain = repo({ scripts: { test: 'jasmine' }, devDependencies: { jasmine: '5' } });
+    expect(detectProfile(plain)).toMatchObject({ runner: 'jasmine', tests: ['spec/**/*[sS]pec.?(m)js'] });
+  });
+
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
     expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');
