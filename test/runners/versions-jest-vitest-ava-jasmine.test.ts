@@ -61,7 +61,8 @@ describe.each(cases)('$fixture', ({ adapter, fixture, source, extension, separat
     expect(run.kind === 'timeout' || (run.kind === 'results' && run.results.some((result) => result.status === 'timeout'))).toBe(true);
   });
 
-  it.runIf(adapter.warmServer !== undefined)('gives the results of a cold run when kept warm, and sees a changed source file', async () => {
+  if (!adapter.warmServer) return;
+  it('gives the results of a cold run when kept warm, and sees a changed source file', async () => {
     const sandbox = await LocalSandbox.copyOf(join(FIXTURES, fixture), join(tempDir(`versions-${fixture}`), 'repo'));
     try {
       const cold = await runTests(sandbox, adapter, request([basic]));
