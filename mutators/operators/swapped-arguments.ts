@@ -5,14 +5,15 @@ import type { Operator, SourceFile } from '../types.js';
 import { isCallLike, literalValue, methodCallOf, swapTexts } from '../syntax.js';
 
 /** Functions whose result does not depend on the order of their arguments. */
-const SYMMETRIC: Record<string, ReadonlySet<string>> = {
-  Math: new Set(['max', 'min', 'hypot', 'imul']),
-  Object: new Set(['is']),
-};
+// A Map, not an object literal: a receiver named `constructor` or `toString` must find nothing.
+const SYMMETRIC: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['Math', new Set(['max', 'min', 'hypot', 'imul'])],
+  ['Object', new Set(['is'])],
+]);
 
 function isSymmetric(node: Node): boolean {
   const found = methodCallOf(node);
-  return !!found && found.receiver.type === 'Identifier' && !!SYMMETRIC[found.receiver.name]?.has(found.method.name);
+  return !!found && found.receiver.type === 'Identifier' && !!SYMMETRIC.get(found.receiver.name)?.has(found.method.name);
 }
 
 /** Swapping equal texts or equal literals (`1` and `1.0`) changes nothing. */
