@@ -20,16 +20,6 @@ const CASES = [
     // The test files exist only after the build that the test script runs first.
     detected: { runner: 'node-test', tests: expect.arrayContaining(['build/test/**/*.test.?(c|m)js']), build: 'tsc -p tsconfig.json', buildBeforeTests: true },
   },
-  {
-    fixture: 'npm-workspace',
-    // Two packages, each with its own runner and config; the root has no test script of its own.
-    detected: {
-      packages: [
-        { path: 'packages/a', runner: 'mocha', tests: ['test/**/*.test.js'] },
-        { path: 'packages/b', runner: 'vitest', tests: ['test/**/*.test.js'] },
-      ],
-    },
-  },
 ];
 
 describe.each(CASES)('init then run on $fixture', ({ fixture, detected }) => {

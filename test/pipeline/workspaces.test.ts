@@ -111,8 +111,17 @@ describe('a workspace profile', () => {
     let instances: Array<{ instance_id: string; FAIL_TO_PASS: string; PASS_TO_PASS: string; mutation: { file: string }; runner: string }>;
 
     beforeAll(async () => {
-      const profile = join(tempDir('profile'), 'local__npm-workspace.json');
-      writeFileSync(profile, JSON.stringify(workspaceProfile(copyFixture('npm-workspace'))));
+      // The profile as `init` detects and checks it: each package with its own runner, no hand edit.
+      const repos = tempDir('repos');
+      const init = await swesynth(['init', copyFixture('npm-workspace'), '--repos', repos, '--json']);
+      expect(init.exitCode, init.stderr).toBe(0);
+      expect(JSON.parse(init.stdout)).toMatchObject({
+        packages: [
+          { path: 'packages/a', runner: 'mocha', tests: ['test/**/*.test.js'] },
+          { path: 'packages/b', runner: 'vitest', tests: ['test/**/*.test.js'] },
+        ],
+      });
+      const profile = join(repos, 'local__npm-workspace.json');
       const args = ['run', profile, '--run-dir', join(tempDir('run'), 'run'), '--out', tempDir('out'), '--max-candidates', '12', '--seed', '1', '--json'];
       const result = await swesynth(args);
       expect(result.exitCode, result.stderr).toBe(0);
