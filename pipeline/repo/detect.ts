@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { allRunners } from '../runners/index.js';
 import type { RunnerAdapter, RunnerInvocation, RunnerName } from '../runners/types.js';
 import type { RepoFacts } from './facts.js';
+import { profileNode } from './node-version.js';
 import type { RepoProfile } from './profile.js';
 import { commandLine, parseScript, type SimpleCommand } from './shell.js';
 
@@ -333,6 +334,7 @@ export function detect(facts: RepoFacts): Detection {
   for (const [dependency, name, value] of OFFLINE_INSTALL) if (dependency in dependencies) env[name] = value;
 
   const profile: DetectedProfile = {
+    node: profileNode(facts),
     packageManager,
     install,
     build,

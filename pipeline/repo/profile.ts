@@ -37,6 +37,8 @@ export const RepoProfile = z
     url: z.string().min(1),
     /** Commit to check out; null takes the working tree (local paths) or HEAD. */
     commit: z.string().nullable().default(null),
+    /** The Node.js version (or range) the install, build and tests run with; null: this machine's. */
+    node: z.string().nullable().default(null),
     packageManager: z.enum(['npm', 'pnpm', 'yarn', 'none']).default('npm'),
     install: z.string().nullable().default(null),
     build: z.string().nullable().default(null),
