@@ -3,6 +3,7 @@ import { allRunners } from '../runners/index.js';
 import type { RunnerAdapter, RunnerInvocation, RunnerName } from '../runners/types.js';
 import type { RepoFacts } from './facts.js';
 import { profileNode } from './node-version.js';
+import { packageManagerOf } from './package-manager.js';
 import type { RepoProfile } from './profile.js';
 import { commandLine, parseScript, type SimpleCommand } from './shell.js';
 
@@ -242,21 +243,6 @@ function classify(step: Step): StepKind {
 /** The script that runs the suite: `test`, unless it is npm's placeholder or absent. */
 function testScriptOf(scripts: Record<string, string>): string | null {
   return TEST_SCRIPTS.find((name) => scripts[name] !== undefined && !PLACEHOLDER_TEST.test(scripts[name]!)) ?? null;
-}
-
-function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfile['packageManager']; install: string | null } {
-  const declared = /^(npm|pnpm|yarn)@([\w.-]+)/.exec(facts.packageJson.packageManager ?? '');
-  const has = (file: string) => facts.rootFiles.includes(file);
-  const manager = declared?.[1] ?? (has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm');
-  const version = declared?.[2]?.replace(/-\d+$/, '') ?? null;
-  if (manager === 'pnpm') return { packageManager: 'pnpm', install: `npx -y pnpm@${version ?? '9'} install --frozen-lockfile` };
-  if (manager === 'yarn') {
-    const berry = !(facts.read('yarn.lock') ?? '').includes('# yarn lockfile v1');
-    // Yarn 1 refuses to install when a dev tool asks for a newer Node than the tests need.
-    return { packageManager: 'yarn', install: berry ? 'corepack yarn install --immutable' : 'npx -y yarn@1 install --frozen-lockfile --ignore-engines' };
-  }
-  const locked = has('package-lock.json') || has('npm-shrinkwrap.json');
-  return { packageManager: 'npm', install: locked ? 'npm ci' : 'npm install' };
 }
 
 interface RunnerCall {

@@ -89,7 +89,7 @@ describe('profile detection', () => {
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
     expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');
-    expect(detectProfile(repo({}, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toBe('corepack yarn install --immutable');
+    expect(detectProfile(repo({}, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toMatch(/ npx -y corepack yarn@4 install --immutable$/);
     expect(detectProfile(repo({}, { 'package-lock.json': '{}' })).install).toBe('npm ci');
   });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RepoFacts } from '../../pipeline/repo/facts.js';
+import { parsePackageJson, type RepoFacts } from '../../pipeline/repo/facts.js';
 import { nodeToInstall, profileNode, requiredNode, satisfies } from '../../pipeline/repo/node-version.js';
 
 function facts(packageJson: Record<string, unknown>, texts: Record<string, string> = {}): RepoFacts {
-  return { packageJson, rootFiles: ['package.json', ...Object.keys(texts)], read: (file) => texts[file] };
+  return { packageJson: parsePackageJson(JSON.stringify(packageJson)), rootFiles: ['package.json', ...Object.keys(texts)], read: (file) => texts[file], glob: () => [] };
 }
 
 describe('Node version ranges', () => {

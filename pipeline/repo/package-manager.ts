@@ -1,0 +1,54 @@
+import type { RepoFacts } from './facts.js';
+import type { RepoProfile } from './profile.js';
+
+/**
+ * The registry npm is set up with, read when the command runs (inside the sandbox, so a
+ * profile never holds a host), without the trailing slash that package managers' URLs add again.
+ */
+const WITH_NPM_REGISTRY = 'registry=$(npm config get registry) && registry=${registry%/} &&';
+/** Package managers that corepack fetches come from npm's registry, without asking first. */
+const COREPACK = 'COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_NPM_REGISTRY=$registry npx -y corepack';
+
+/** The major version that wrote a yarn 2+ lockfile (`__metadata: version: 8`), to run when none is pinned. */
+function yarnMajorOf(lockfile: string): string {
+  const version = Number(/__metadata:\s*\n\s*version:\s*(\d+)/.exec(lockfile)?.[1] ?? 8);
+  return version >= 8 ? '4' : version >= 5 ? '3' : '2';
+}
+
+/** The pnpm major that writes a lockfile's `lockfileVersion`, to run when none is pinned. */
+function pnpmMajorOf(lockfile: string): string {
+  const version = /lockfileVersion:\s*'?(\d+)\.?(\d*)/.exec(lockfile);
+  if (!version) return '9';
+  const [major, minor] = [Number(version[1]), Number(version[2] || 0)];
+  return major >= 9 ? '9' : major >= 6 ? '8' : minor >= 4 ? '7' : '6';
+}
+
+/**
+ * The package manager and its install command. A `packageManager` field pins the manager and
+ * its version; otherwise the lockfile tells which one, and which major version wrote it.
+ * pnpm and yarn 2+ run at that version, fetched from npm's registry.
+ */
+export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfile['packageManager']; install: string | null } {
+  const declared = /^(npm|pnpm|yarn)@([\w.-]+)/.exec(facts.packageJson.packageManager ?? '');
+  const has = (file: string) => facts.rootFiles.includes(file);
+  const manager = declared?.[1] ?? (has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm');
+  const version = declared?.[2]?.replace(/-\d+$/, '') ?? null;
+  if (manager === 'pnpm') {
+    const pnpm = `npx -y pnpm@${version ?? pnpmMajorOf(facts.read('pnpm-lock.yaml') ?? '')} install`;
+    return { packageManager: 'pnpm', install: has('pnpm-lock.yaml') ? `${pnpm} --frozen-lockfile` : pnpm };
+  }
+  if (manager === 'yarn') {
+    const lockfile = facts.read('yarn.lock') ?? '';
+    const classic = version !== null ? version.startsWith('1.') : lockfile.includes('# yarn lockfile v1');
+    if (classic) {
+      // Yarn 1 refuses to install when a dev tool asks for a newer Node than the tests need.
+      const frozen = has('yarn.lock') ? ' --frozen-lockfile' : '';
+      return { packageManager: 'yarn', install: `npx -y yarn@${version ?? '1'} install${frozen} --ignore-engines` };
+    }
+    // The runners resolve packages from node_modules, so yarn links them there instead of its Plug'n'Play.
+    const yarn = `${WITH_NPM_REGISTRY} YARN_NPM_REGISTRY_SERVER=$registry YARN_NODE_LINKER=node-modules ${COREPACK} yarn@${version ?? yarnMajorOf(lockfile)} install`;
+    return { packageManager: 'yarn', install: has('yarn.lock') ? `${yarn} --immutable` : yarn };
+  }
+  const locked = has('package-lock.json') || has('npm-shrinkwrap.json');
+  return { packageManager: 'npm', install: locked ? 'npm ci' : 'npm install' };
+}
