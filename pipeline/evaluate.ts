@@ -9,6 +9,7 @@ import { UserError } from './errors.js';
 import type { RepoProfile } from './repo/profile.js';
 import { listTestFiles, runSuites, suitesOf } from './runners/suites.js';
 import { LocalSandbox } from './sandbox/local.js';
+import { nodeRuntime } from './sandbox/node-runtime.js';
 import { runConcurrently } from './scheduling/in-process.js';
 import { wilson } from './stats.js';
 import { applyPatch, hiddenTestFiles, prepareTaskTree } from './task-tree.js';
@@ -110,7 +111,7 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     }
     const failToPass = testIdsOf(instance.FAIL_TO_PASS);
     const passToPass = testIdsOf(instance.PASS_TO_PASS);
-    const sandbox = LocalSandbox.at(dir, profile.env);
+    const sandbox = LocalSandbox.at(dir, profile.env, await nodeRuntime(profile.node));
     if (profile.buildBeforeTests && profile.build) {
       const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
       if (built.timedOut || built.exitCode !== 0) {

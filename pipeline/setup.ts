@@ -6,6 +6,7 @@ import type { StageContext, StageResult } from './context.js';
 import { learnCoverage } from './coverage.js';
 import { UserError } from './errors.js';
 import { commitAll, git } from './git.js';
+import { unreachableHostError } from './repo/install-sources.js';
 import { isGitUrl } from './repo/profile.js';
 import { BaselineTest, Environment } from './records.js';
 import { listTestFiles, runSuites, suitesOf } from './runners/suites.js';
@@ -13,6 +14,7 @@ import type { TestResult } from './runners/types.js';
 import { connectEngine, DockerSandbox } from './sandbox/docker.js';
 import { copyDependenciesOut, environmentImage, type EnvironmentImage } from './sandbox/images.js';
 import { LocalSandbox } from './sandbox/local.js';
+import { nodeRuntime } from './sandbox/node-runtime.js';
 import type { Sandbox } from './sandbox/types.js';
 
 /** A baseline run may take this long before the repository is refused as too slow or hanging. */
@@ -101,17 +103,20 @@ export async function preparedWorkspace(source: Pick<StageContext, 'location' | 
 }
 
 async function inWorkspace({ profile, log }: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<Place> {
-  const sandbox = LocalSandbox.at(workspace, profile.env);
+  const node = await nodeRuntime(profile.node, log.info);
+  const sandbox = LocalSandbox.at(workspace, profile.env, node);
   for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
     if (!command) continue;
     log.info(`setup: ${step}: ${command}`);
     const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
     if (result.timedOut || result.exitCode !== 0) {
+      const unreachable = step === 'install' ? await unreachableHostError(workspace, result.outputTail) : null;
+      if (unreachable) throw unreachable;
       const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
       throw new UserError(`${step} command "${command}" ${why}:\n${result.outputTail.trim()}`, `fix the ${step} command in the repo profile, or the repository`);
     }
   }
-  return { image: null, open: async () => sandbox, close: async () => undefined, summary: {} };
+  return { image: null, open: async () => sandbox, close: async () => undefined, summary: { node: node?.version ?? process.versions.node } };
 }
 
 async function inDocker(ctx: StageContext, workspace: string, commit: string): Promise<Place> {
@@ -124,7 +129,7 @@ async function inDocker(ctx: StageContext, workspace: string, commit: string): P
     image: image.name,
     open: () => DockerSandbox.start(docker, image.name, options.docker.limits),
     close: (sandbox) => sandbox.dispose(),
-    summary: { image: image.name, imageBuilt: image.built, imageBuildMs: Math.round(image.buildMs), imageBytes: image.sizeBytes },
+    summary: { node: image.node, image: image.name, imageBuilt: image.built, imageBuildMs: Math.round(image.buildMs), imageBytes: image.sizeBytes },
   };
 }
 

@@ -6,6 +6,7 @@ import { UserError } from './errors.js';
 import { git } from './git.js';
 import type { RepoProfile } from './repo/profile.js';
 import { LocalSandbox } from './sandbox/local.js';
+import { nodeRuntime } from './sandbox/node-runtime.js';
 
 /** The files a test patch creates: the tests a task hides from the agent and grading brings back. */
 export function hiddenTestFiles(testPatch: string): string[] {
@@ -46,9 +47,9 @@ export async function prepareTaskTree(
   cleanWorkspace: string,
   dir: string,
   instance: Pick<Instance, 'instance_id' | 'bug_patch' | 'test_patch'>,
-  profile?: Pick<RepoProfile, 'build' | 'buildBeforeTests' | 'env' | 'timeouts'>,
+  profile?: Pick<RepoProfile, 'build' | 'buildBeforeTests' | 'env' | 'node' | 'timeouts'>,
 ): Promise<void> {
-  const sandbox = await LocalSandbox.copyOf(cleanWorkspace, dir, profile?.env);
+  const sandbox = await LocalSandbox.copyOf(cleanWorkspace, dir, profile?.env, await nodeRuntime(profile?.node ?? null));
   // Initialised first, so that `git apply` works on this folder and never on an enclosing repository.
   await git(dir, ['init', '--quiet', '--initial-branch=main']);
   await mkdir(join(dir, '.git', 'info'), { recursive: true });

@@ -9,6 +9,7 @@ import { isGitUrl } from './repo/profile.js';
 import { Progress } from './progress.js';
 import { type Candidate, CoverageMap } from './records.js';
 import { connectEngine, pruneContainers } from './sandbox/docker.js';
+import { nodeRuntime } from './sandbox/node-runtime.js';
 import { DockerPool, LocalPool, type SandboxPool } from './sandbox/pool.js';
 import { judgeOnQueue, type WorkerThroughput } from './scheduling/bullmq.js';
 import { runConcurrently } from './scheduling/in-process.js';
@@ -51,7 +52,7 @@ async function judgeInProcess(ctx: StageContext, stage: string, spec: Validation
     await pruneContainers(docker, { staleOnly: true });
     sandboxes = new DockerPool(docker, environment.image!, ctx.options.docker.limits);
   } else {
-    sandboxes = new LocalPool(environment.workspace, sandboxDir, spec.profile.env);
+    sandboxes = new LocalPool(environment.workspace, sandboxDir, spec.profile.env, await nodeRuntime(spec.profile.node));
   }
   const judgeContext = openJudge(spec, environment.workspace, sandboxes);
   try {

@@ -5,6 +5,7 @@ import { UserError } from '../errors.js';
 import { installedVersion } from '../runners/run-tests.js';
 import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
 import { LocalSandbox } from '../sandbox/local.js';
+import { nodeRuntime } from '../sandbox/node-runtime.js';
 import { preparedWorkspace } from '../setup.js';
 import type { RepoProfile } from './profile.js';
 
@@ -45,7 +46,7 @@ export async function probe(
 ): Promise<ProbeReport> {
   const { profile, log } = source;
   await preparedWorkspace(source, workspace);
-  const sandbox = LocalSandbox.at(workspace, profile.env);
+  const sandbox = LocalSandbox.at(workspace, profile.env, await nodeRuntime(profile.node));
   const suites = suitesOf(profile);
   const runners: string[] = [];
   const testFiles: string[] = [];

@@ -15,6 +15,8 @@ const OWNER = `${hostname()}:${process.pid}`;
 /** Where the repository and swesynth's runner files sit inside the environment image. */
 export const CONTAINER_ROOT = '/testbed';
 export const CONTAINER_RUNNER_FILES = '/opt/swesynth/runners';
+/** Where an environment image keeps the Node.js the repository asks for, when the base image's is not it. */
+export const CONTAINER_NODE_BIN = '/opt/swesynth/node/bin';
 const TAIL_BYTES = 4000;
 const runnerFileInContainer = (name: string): string => posix.join(CONTAINER_RUNNER_FILES, name);
 
@@ -184,7 +186,8 @@ export class DockerSandbox implements Sandbox {
     if (this.killed) return { exitCode: null, timedOut: false, durationMs: 0, outputTail: 'the container was killed by an earlier command' };
     const shell = typeof command === 'string';
     let argv = shell ? ['/bin/sh', '-c', command] : [command.file, ...command.args];
-    const env: Record<string, string> = { PATH: `${CONTAINER_ROOT}/node_modules/.bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`, ...this.env, ...(shell ? {} : command.env) };
+    const path = `${CONTAINER_ROOT}/node_modules/.bin:${CONTAINER_NODE_BIN}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
+    const env: Record<string, string> = { PATH: path, ...this.env, ...(shell ? {} : command.env) };
     if (!shell && command.stdoutFile) {
       // The shell only redirects and then becomes the command: `exec "$0" "$@"` keeps its arguments intact.
       argv = ['/bin/sh', '-c', 'exec "$0" "$@" > "$SWESYNTH_STDOUT"', ...argv];

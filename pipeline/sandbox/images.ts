@@ -6,8 +6,10 @@ import type Docker from 'dockerode';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { reporterPath } from '../paths.js';
+import { unreachableHostError } from '../repo/install-sources.js';
 import type { RepoProfile } from '../repo/profile.js';
-import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES, createOwnedContainer, LABEL, removeOwnedContainer } from './docker.js';
+import { CONTAINER_NODE_BIN, CONTAINER_ROOT, CONTAINER_RUNNER_FILES, createOwnedContainer, LABEL, removeOwnedContainer } from './docker.js';
+import { nodeRuntime, type NodeRuntime } from './node-runtime.js';
 
 /** The base image when none is chosen: an official Node.js 20 image, for machines with a registry. */
 export const DEFAULT_BASE_IMAGE = 'node:20-bookworm';
@@ -32,10 +34,12 @@ export async function baseImageId(docker: Docker, name: string): Promise<string>
   }
 }
 
-function dockerfile(base: string, profile: RepoProfile): string {
+function dockerfile(base: string, profile: RepoProfile, node: NodeRuntime | null): string {
   const env = { CI: 'true', ...profile.env };
   const lines = [
     `FROM ${base}`,
+    // The repository's Node.js comes first on the PATH, for the install and build below and for the containers.
+    ...(node ? [`COPY node ${CONTAINER_NODE_BIN}`, `ENV PATH=${CONTAINER_NODE_BIN}:$PATH NODE_VERSION=${node.version}`] : []),
     ...Object.entries(env).map(([key, value]) => `ENV ${key}=${JSON.stringify(value)}`),
     `COPY runners ${CONTAINER_RUNNER_FILES}`,
     `COPY repo ${CONTAINER_ROOT}`,
@@ -55,33 +59,38 @@ export interface EnvironmentImage {
   name: string;
   /** False when an image with the same inputs was already there. */
   built: boolean;
+  /** The Node.js version added to the base image for the repository's commands; null: the base image's own. */
+  node: string | null;
   buildMs: number;
   sizeBytes: number;
 }
 
 /**
  * The environment image of a repository at a commit: the base image, the repository checked out,
- * its dependencies installed and its build run. It is reused while its inputs (base image,
- * profile commands, code, swesynth's runner files) are unchanged, and rebuilt otherwise.
+ * its dependencies installed and its build run, on the Node.js the profile names when this
+ * machine's does not satisfy it. It is reused while its inputs (base image, that Node.js, profile
+ * commands, code, swesynth's runner files) are unchanged, and rebuilt otherwise.
  */
 export async function environmentImage(docker: Docker, options: { workspace: string; profile: RepoProfile; commit: string; baseImage: string; log: (line: string) => void }): Promise<EnvironmentImage> {
   const { workspace, profile, commit, baseImage, log } = options;
   const name = environmentImageName(profile, commit);
   const base = await baseImageId(docker, baseImage);
   const files = await runnerFiles();
-  const hash = createHash('sha256').update(JSON.stringify({ base, install: profile.install, build: profile.build, env: profile.env, commit }));
+  const node = await nodeRuntime(profile.node, log);
+  const hash = createHash('sha256').update(JSON.stringify({ base, node: node?.version ?? null, install: profile.install, build: profile.build, env: profile.env, commit }));
   for (const file of files) hash.update(await readFile(file));
   const inputs = hash.digest('hex');
 
   const existing = await docker.getImage(name).inspect().catch(() => null);
-  if (existing?.Config.Labels?.[INPUTS_LABEL] === inputs) return { name, built: false, buildMs: 0, sizeBytes: existing.Size };
+  if (existing?.Config.Labels?.[INPUTS_LABEL] === inputs) return { name, built: false, node: node?.version ?? null, buildMs: 0, sizeBytes: existing.Size };
 
   const context = await mkdtemp(join(tmpdir(), 'swesynth-image-'));
   const started = performance.now();
   try {
     await cp(workspace, join(context, 'repo'), { recursive: true, filter: (source) => !(dirname(source) === workspace && basename(source) === 'node_modules') });
     for (const file of files) await cp(file, join(context, 'runners', basename(file)));
-    await writeFile(join(context, 'Dockerfile'), dockerfile(baseImage, profile));
+    if (node) await cp(node.binDir, join(context, 'node'), { recursive: true });
+    await writeFile(join(context, 'Dockerfile'), dockerfile(baseImage, profile, node));
     log(`setup: building image ${name} from ${baseImage}`);
     const tar = execa('tar', ['-C', context, '-c', '.'], { buffer: false, stdout: 'pipe' });
     const stream = await docker.buildImage(tar.stdout!, { t: name, labels: { [LABEL]: '1', [INPUTS_LABEL]: inputs }, forcerm: true });
@@ -100,10 +109,12 @@ export async function environmentImage(docker: Docker, options: { workspace: str
     await tar.catch(() => undefined);
     const error = failure ?? stepError;
     if (error) {
+      const unreachable = await unreachableHostError(workspace, output.join('\n'));
+      if (unreachable) throw unreachable;
       throw new UserError(`building image ${name} failed: ${error}\n${output.slice(-LOG_TAIL_LINES).join('\n')}`, 'fix the install or build command in the repo profile, or the repository');
     }
     const image = await docker.getImage(name).inspect();
-    return { name, built: true, buildMs: performance.now() - started, sizeBytes: image.Size };
+    return { name, built: true, node: node?.version ?? null, buildMs: performance.now() - started, sizeBytes: image.Size };
   } finally {
     await rm(context, { recursive: true, force: true });
   }

@@ -4,6 +4,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { reporterPath } from '../paths.js';
 import type { Command, Toolchain } from '../runners/types.js';
+import type { NodeRuntime } from './node-runtime.js';
 import type { ExecResult, Sandbox } from './types.js';
 
 const TAIL_BYTES = 4000;
@@ -114,27 +115,33 @@ async function linkDependencies(workspace: string, dir: string): Promise<void> {
   }
 }
 
-/** Local sandbox: commands run as child processes in their own process group, in a directory. */
 /** On this machine: the Node.js running swesynth, and the runner files in swesynth's own folder. */
 const LOCAL_TOOLS: Toolchain = { node: process.execPath, nodeVersion: process.version, runnerFile: reporterPath };
 
+/**
+ * Local sandbox: commands run as child processes in their own process group, in a directory,
+ * on this machine's Node.js or on the runtime the repository asks for.
+ */
 export class LocalSandbox implements Sandbox {
-  readonly tools = LOCAL_TOOLS;
+  readonly tools: Toolchain;
   private readonly servers = new Map<string, WarmServer>();
 
   private constructor(
     readonly root: string,
     private readonly owned: boolean,
     private readonly env: Record<string, string>,
-  ) {}
+    private readonly node: NodeRuntime | null,
+  ) {
+    this.tools = node ? { ...LOCAL_TOOLS, node: join(node.binDir, 'node'), nodeVersion: `v${node.version}` } : LOCAL_TOOLS;
+  }
 
   /** Runs commands in `dir` itself (the workspace), which dispose() leaves in place. */
-  static at(dir: string, env: Record<string, string> = {}): LocalSandbox {
-    return new LocalSandbox(dir, false, env);
+  static at(dir: string, env: Record<string, string> = {}, node: NodeRuntime | null = null): LocalSandbox {
+    return new LocalSandbox(dir, false, env, node);
   }
 
   /** A private copy of `workspace` at `dir`, sharing its installed node_modules through a link. */
-  static async copyOf(workspace: string, dir: string, env: Record<string, string> = {}): Promise<LocalSandbox> {
+  static async copyOf(workspace: string, dir: string, env: Record<string, string> = {}, node: NodeRuntime | null = null): Promise<LocalSandbox> {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dirname(dir), { recursive: true });
     await cp(workspace, dir, {
@@ -144,12 +151,16 @@ export class LocalSandbox implements Sandbox {
       filter: (source) => !(dirname(source) === workspace && COPY_SKIPPED.has(basename(source))),
     });
     if (existsSync(join(workspace, 'node_modules'))) await linkDependencies(workspace, dir);
-    return new LocalSandbox(dir, true, env);
+    return new LocalSandbox(dir, true, env, node);
   }
 
-  /** As package managers do for scripts: the repository's own binaries come first on the PATH. */
+  /**
+   * As package managers do for scripts: the repository's own binaries come first on the PATH,
+   * then its Node.js, so that `node` and every script's `#!/usr/bin/env node` run on it.
+   */
   private envFor(command: Command | string): Record<string, string> {
-    return { PATH: `${join(this.root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, ...this.env, ...(typeof command === 'string' ? {} : command.env) };
+    const path = [join(this.root, 'node_modules', '.bin'), ...(this.node ? [this.node.binDir] : []), process.env.PATH ?? ''].join(':');
+    return { PATH: path, ...this.env, ...(typeof command === 'string' ? {} : command.env) };
   }
 
   async serve(command: Command, request: Record<string, unknown>, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {

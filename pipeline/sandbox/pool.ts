@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { DockerSandbox, type ContainerLimits } from './docker.js';
 import { LocalSandbox } from './local.js';
+import type { NodeRuntime } from './node-runtime.js';
 import type { Sandbox } from './types.js';
 
 /** Where the workers of a validation get their sandboxes. */
@@ -29,10 +30,11 @@ export class LocalPool implements SandboxPool {
     private readonly workspace: string,
     private readonly dir: string,
     private readonly env: Record<string, string>,
+    private readonly node: NodeRuntime | null,
   ) {}
 
   async acquire(): Promise<LocalSandbox> {
-    return this.idle.pop() ?? LocalSandbox.copyOf(this.workspace, join(this.dir, `worker-${++this.made}`), this.env);
+    return this.idle.pop() ?? LocalSandbox.copyOf(this.workspace, join(this.dir, `worker-${++this.made}`), this.env, this.node);
   }
 
   async release(sandbox: Sandbox): Promise<void> {

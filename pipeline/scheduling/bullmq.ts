@@ -13,6 +13,7 @@ import { slugOf } from '../repo/profile.js';
 import { type Candidate, Site } from '../records.js';
 import { connectEngine, type ContainerLimits } from '../sandbox/docker.js';
 import { environmentImage } from '../sandbox/images.js';
+import { nodeRuntime } from '../sandbox/node-runtime.js';
 import { DockerPool, LocalPool, type SandboxPool } from '../sandbox/pool.js';
 import { materialize, preparedWorkspace } from '../setup.js';
 
@@ -201,7 +202,7 @@ async function prepare(spec: ValidationSpec, options: WorkerOptions, name: strin
     const image = await environmentImage(docker, { workspace, profile, commit: environment.baseCommit, baseImage: options.docker.baseImage, log: options.log.info });
     sandboxes = new DockerPool(docker, image.name, options.docker.limits);
   } else {
-    sandboxes = new LocalPool(workspace, await mkdtemp(join(options.workDir, `.sandboxes-${process.pid}-`)), profile.env);
+    sandboxes = new LocalPool(workspace, await mkdtemp(join(options.workDir, `.sandboxes-${process.pid}-`)), profile.env, await nodeRuntime(profile.node));
   }
   return { judge: openJudge(spec, workspace, sandboxes), sandboxes };
 }

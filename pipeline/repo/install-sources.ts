@@ -1,0 +1,105 @@
+import { tmpdir } from 'node:os';
+import { execa } from 'execa';
+import { z } from 'zod';
+import { factsOf, type RepoFacts } from './facts.js';
+import { UserError } from '../errors.js';
+
+/** Something an install fetches from a host of its own rather than from npm's registry. */
+export interface RemoteSource {
+  /** The dependency (`name@specifier`) or the registry setting. */
+  what: string;
+  kind: 'the git host' | 'the web host' | 'the registry';
+  /** As the repository names it: a host name, or a shorthand's prefix (`github`); null for `owner/repo`. */
+  host: string | null;
+  /** The specifier or URL as written, which an install's error output repeats. */
+  written: string;
+}
+
+const Dependencies = z.record(z.string(), z.string()).optional().catch(undefined);
+const DependencyFields = z.object({ dependencies: Dependencies, devDependencies: Dependencies, optionalDependencies: Dependencies });
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url.replace(/^git\+/, '')).hostname || null;
+  } catch {
+    // `git+ssh://git@host:owner/repo` is no URL to the parser.
+    return /^[\w+]+:\/\/(?:[^@/]+@)?([\w.-]+)/.exec(url)?.[1] ?? null;
+  }
+}
+
+/** Where a dependency specifier fetches from, when that is not a registry or a local path. */
+function sourceOf(name: string, specifier: string): RemoteSource | null {
+  const source = (kind: RemoteSource['kind'], host: string | null): RemoteSource => ({ what: `${name}@${specifier}`, kind, host, written: specifier });
+  const shorthand = /^(github|gitlab|bitbucket|gist):/.exec(specifier);
+  if (shorthand) return source('the git host', shorthand[1]!);
+  if (/^git(\+[a-z]+)?:\/\//.test(specifier)) return source('the git host', hostOf(specifier));
+  const scp = /^[\w.-]+@([\w.-]+):/.exec(specifier);
+  if (scp && !specifier.startsWith('npm:')) return source('the git host', scp[1]!);
+  if (/^https?:\/\//.test(specifier)) return source('the web host', hostOf(specifier));
+  // npm reads a bare `owner/repo` as a repository on its default git host.
+  if (/^[\w-][\w.-]*\/[\w.-]+(#.*)?$/.test(specifier)) return source('the git host', null);
+  return null;
+}
+
+/** Registries a repository's own config adds: `.npmrc` and `.yarnrc` lines, `.yarnrc.yml` scopes. */
+function registriesOf(facts: RepoFacts): RemoteSource[] {
+  const found: RemoteSource[] = [];
+  for (const line of (facts.read('.npmrc') ?? '').split('\n')) {
+    const setting = /^\s*((?:@[\w.-]+:)?registry)\s*=\s*(\S+)/.exec(line);
+    if (setting) found.push({ what: `the ${setting[1]} in .npmrc`, kind: 'the registry', host: hostOf(setting[2]!), written: setting[2]! });
+  }
+  for (const line of (facts.read('.yarnrc') ?? '').split('\n')) {
+    const setting = /^\s*"?((?:@[\w.-]+:)?registry)"?\s+"?([^"\s]+)/.exec(line);
+    if (setting) found.push({ what: `the ${setting[1]} in .yarnrc`, kind: 'the registry', host: hostOf(setting[2]!), written: setting[2]! });
+  }
+  // An indented npmRegistryServer belongs to a scope; the top-level one yields to npm's registry in the install.
+  for (const setting of (facts.read('.yarnrc.yml') ?? '').matchAll(/^[ \t]+npmRegistryServer:\s*["']?([^"'\s]+)/gm)) {
+    found.push({ what: 'a scope\'s npmRegistryServer in .yarnrc.yml', kind: 'the registry', host: hostOf(setting[1]!), written: setting[1]! });
+  }
+  return found;
+}
+
+/** What a repository's install fetches from hosts other than `registryHost` (npm's registry). */
+export function remoteSources(facts: RepoFacts, registryHost: string | null): RemoteSource[] {
+  const fields = DependencyFields.safeParse(facts.packageJson);
+  const dependencies = fields.success ? { ...fields.data.dependencies, ...fields.data.devDependencies, ...fields.data.optionalDependencies } : {};
+  const sources = [...Object.entries(dependencies).map(([name, specifier]) => sourceOf(name, specifier.trim())), ...registriesOf(facts)];
+  return sources.filter((source): source is RemoteSource => source !== null && (source.host === null || source.host !== registryHost));
+}
+
+/** A host a failed network request names: `ENOTFOUND host`, `Could not resolve host: host`. */
+const UNREACHED_HOST = /(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|Could not resolve host(?:name)?:?)\s+([a-z0-9][\w.-]*\.[a-z]{2,})/i;
+
+/**
+ * Which remote source a failed install's output shows it could not fetch: one whose host, or
+ * whose specifier, the output names; otherwise the host a failed request names, or null.
+ */
+export function unreachedSource(sources: RemoteSource[], output: string): RemoteSource | null {
+  const text = output.toLowerCase();
+  const named = sources.find((source) => source.host !== null && text.includes(source.host.toLowerCase()))
+    ?? sources.find((source) => text.includes(source.written.replace(/^[a-z+]+:(\/\/)?/, '').toLowerCase()));
+  if (named) return named;
+  const host = UNREACHED_HOST.exec(output)?.[1];
+  return host ? { what: 'a package', kind: 'the web host', host, written: host } : null;
+}
+
+/** The host of the registry npm uses on this machine, read outside any repository's own config. */
+async function npmRegistryHost(): Promise<string | null> {
+  const result = await execa('npm', ['config', 'get', 'registry'], { cwd: tmpdir(), reject: false });
+  return result.exitCode === 0 ? hostOf(result.stdout.trim()) : null;
+}
+
+/**
+ * The error for an install in `workspace` that failed because it needs a host this machine
+ * cannot reach, naming what needs it; null when the output shows no such cause.
+ */
+export async function unreachableHostError(workspace: string, output: string): Promise<UserError | null> {
+  const source = unreachedSource(remoteSources(factsOf(workspace), await npmRegistryHost()), output);
+  if (!source) return null;
+  const from = source.host === null ? source.kind : `${source.kind} ${source.host}`;
+  const tail = output.trim().split('\n').slice(-8).join('\n');
+  return new UserError(
+    `install needs ${source.what} from ${from}, which cannot be reached from this machine:\n${tail}`,
+    'set "install" in the repo profile to a command that does without it, or remove that dependency from the repository',
+  );
+}

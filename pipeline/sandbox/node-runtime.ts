@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { parseRange, satisfies } from '../repo/node-version.js';
+
+/** A Node.js other than the one running swesynth, for a repository's commands. */
+export interface NodeRuntime {
+  version: string;
+  /** The folder holding its `node` binary, put first on the PATH of the repository's commands. */
+  binDir: string;
+}
+
+/** The registry package that ships this platform's official Node.js binary. */
+const BINARY_PACKAGE = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
+
+/** One folder per Node version, under the user's cache folder. */
+export function nodeCacheDir(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'swesynth', 'node');
+}
+
+function byVersion(a: string, b: string): number {
+  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+  return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+}
+
+async function newestCached(cache: string, wanted: string): Promise<NodeRuntime | null> {
+  const versions = existsSync(cache) ? await readdir(cache) : [];
+  const version = versions.filter((name) => /^\d+\.\d+\.\d+$/.test(name) && satisfies(name, wanted) && existsSync(join(cache, name, 'bin', 'node'))).sort(byVersion).pop();
+  return version === undefined ? null : { version, binDir: join(cache, version, 'bin') };
+}
+
+/**
+ * Installs the newest Node.js that satisfies `wanted` from the package registry into the cache:
+ * into a folder of its own first, then renamed into place, so that runs installing the same
+ * version at once never see half a binary.
+ */
+async function install(cache: string, wanted: string): Promise<NodeRuntime> {
+  await mkdir(cache, { recursive: true });
+  const scratch = await mkdtemp(join(cache, '.installing-'));
+  try {
+    const result = await execa('npm', ['install', '--prefix', scratch, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${BINARY_PACKAGE}@${wanted}`], { reject: false, all: true, timeout: INSTALL_TIMEOUT_MS });
+    const installed = join(scratch, 'node_modules', BINARY_PACKAGE);
+    if (result.exitCode !== 0 || !existsSync(join(installed, 'bin', 'node'))) {
+      throw new UserError(`cannot install Node.js ${wanted} (${BINARY_PACKAGE}) from the npm registry:\n${String(result.all ?? result.message).trim().slice(-2000)}`, 'set "node" in the repo profile to a version the registry has, or to null to run on this machine\'s Node.js');
+    }
+    const { version } = z.object({ version: z.string() }).parse(JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')));
+    if (!satisfies(version, wanted)) throw new UserError(`the npm registry's newest ${BINARY_PACKAGE} for ${wanted} is ${version}, which does not satisfy it`, 'set "node" in the repo profile to a version the registry has');
+    // Only the binary is kept: the headers and docs beside it are most of the package's size.
+    const staged = join(scratch, version);
+    await mkdir(staged);
+    await rename(join(installed, 'bin'), join(staged, 'bin'));
+    // Another run may have put the same version in place meanwhile; either copy is the same.
+    await rename(staged, join(cache, version)).catch(() => undefined);
+    return { version, binDir: join(cache, version, 'bin') };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The Node.js a repository's commands run with: null when the profile names none or this
+ * machine's satisfies it; otherwise the newest cached version that does, installed first when
+ * none is cached. swesynth itself stays on this machine's Node.js.
+ */
+export async function nodeRuntime(wanted: string | null, log?: (line: string) => void): Promise<NodeRuntime | null> {
+  if (wanted !== null && parseRange(wanted) === null) {
+    throw new UserError(`the repo profile's "node" is ${JSON.stringify(wanted)}, which is not a version or version range`, 'write a version such as "22" or a range such as ">=22.12", or null');
+  }
+  if (wanted === null || satisfies(process.versions.node, wanted)) return null;
+  const cache = nodeCacheDir();
+  const cached = await newestCached(cache, wanted);
+  if (cached) return cached;
+  log?.(`setup: installing Node.js ${wanted} from the npm registry into ${cache}`);
+  return install(cache, wanted);
+}
