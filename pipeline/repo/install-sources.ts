@@ -29,7 +29,8 @@ function hostOf(url: string): string | null {
 
 /** Where a dependency specifier fetches from, when that is not a registry or a local path. */
 function sourceOf(name: string, specifier: string): RemoteSource | null {
-  const source = (kind: RemoteSource['kind'], host: string | null): RemoteSource => ({ what: `${name}@${specifier}`, kind, host, written: specifier });
+  const what = `${name}@${specifier}`;
+  const source = (kind: RemoteSource['kind'], host: string | null): RemoteSource => ({ what, kind, host, written: specifier });
   const shorthand = /^(github|gitlab|bitbucket|gist):/.exec(specifier);
   if (shorthand) return source('the git host', shorthand[1]!);
   if (/^git(\+[a-z]+)?:\/\//.test(specifier)) return source('the git host', hostOf(specifier));
@@ -44,17 +45,18 @@ function sourceOf(name: string, specifier: string): RemoteSource | null {
 /** Registries a repository's own config adds: `.npmrc` and `.yarnrc` lines, `.yarnrc.yml` scopes. */
 function registriesOf(facts: RepoFacts): RemoteSource[] {
   const found: RemoteSource[] = [];
+  const registry = (what: string, url: string) => found.push({ what, kind: 'the registry', host: hostOf(url), written: url });
   for (const line of (facts.read('.npmrc') ?? '').split('\n')) {
     const setting = /^\s*((?:@[\w.-]+:)?registry)\s*=\s*(\S+)/.exec(line);
-    if (setting) found.push({ what: `the ${setting[1]} in .npmrc`, kind: 'the registry', host: hostOf(setting[2]!), written: setting[2]! });
+    if (setting) registry(`the ${setting[1]} in .npmrc`, setting[2]!);
   }
   for (const line of (facts.read('.yarnrc') ?? '').split('\n')) {
     const setting = /^\s*"?((?:@[\w.-]+:)?registry)"?\s+"?([^"\s]+)/.exec(line);
-    if (setting) found.push({ what: `the ${setting[1]} in .yarnrc`, kind: 'the registry', host: hostOf(setting[2]!), written: setting[2]! });
+    if (setting) registry(`the ${setting[1]} in .yarnrc`, setting[2]!);
   }
   // An indented npmRegistryServer belongs to a scope; the top-level one yields to npm's registry in the install.
   for (const setting of (facts.read('.yarnrc.yml') ?? '').matchAll(/^[ \t]+npmRegistryServer:\s*["']?([^"'\s]+)/gm)) {
-    found.push({ what: 'a scope\'s npmRegistryServer in .yarnrc.yml', kind: 'the registry', host: hostOf(setting[1]!), written: setting[1]! });
+    registry('a scope\'s npmRegistryServer in .yarnrc.yml', setting[1]!);
   }
   return found;
 }
@@ -62,13 +64,15 @@ function registriesOf(facts: RepoFacts): RemoteSource[] {
 /** What a repository's install fetches from hosts other than `registryHost` (npm's registry). */
 export function remoteSources(facts: RepoFacts, registryHost: string | null): RemoteSource[] {
   const fields = DependencyFields.safeParse(facts.packageJson);
-  const dependencies = fields.success ? { ...fields.data.dependencies, ...fields.data.devDependencies, ...fields.data.optionalDependencies } : {};
+  const { dependencies: production, devDependencies, optionalDependencies } = fields.success ? fields.data : {};
+  const dependencies = { ...production, ...devDependencies, ...optionalDependencies };
   const sources = [...Object.entries(dependencies).map(([name, specifier]) => sourceOf(name, specifier.trim())), ...registriesOf(facts)];
   return sources.filter((source): source is RemoteSource => source !== null && (source.host === null || source.host !== registryHost));
 }
 
 /** A host a failed network request names: `ENOTFOUND host`, `Could not resolve host: host`. */
-const UNREACHED_HOST = /(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|Could not resolve host(?:name)?:?)\s+([a-z0-9][\w.-]*\.[a-z]{2,})/i;
+const NETWORK_FAILURE = String.raw`(?:E(?:NOTFOUND|AI_AGAIN|CONNREFUSED|TIMEDOUT|HOSTUNREACH|NETUNREACH)|Could not resolve host(?:name)?:?)`;
+const UNREACHED_HOST = new RegExp(String.raw`${NETWORK_FAILURE}\s+([a-z0-9][\w.-]*\.[a-z]{2,})`, 'i');
 
 /**
  * Which remote source a failed install's output shows it could not fetch: one whose host, or

@@ -159,7 +159,8 @@ export function requiredNode(facts: RepoFacts): string | null {
   const fields = NodeFields.safeParse(facts.packageJson);
   const json = fields.success ? fields.data : {};
   const runtime = [json.devEngines?.runtime ?? []].flat().find((entry) => entry.name === 'node');
-  const found = [runtime?.version, pinned(json.volta?.node), pinned(facts.read('.nvmrc')), pinned(facts.read('.node-version')), json.engines?.node]
+  const pins = [pinned(json.volta?.node), pinned(facts.read('.nvmrc')), pinned(facts.read('.node-version'))];
+  const found = [runtime?.version, ...pins, json.engines?.node]
     .map((requirement) => requirement?.trim())
     .find((requirement): requirement is string => !!requirement && parseRange(requirement) !== null);
   if (!found) return null;

@@ -46,7 +46,8 @@ export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfil
       return { packageManager: 'yarn', install: `npx -y yarn@${version ?? '1'} install${frozen} --ignore-engines` };
     }
     // The runners resolve packages from node_modules, so yarn links them there instead of its Plug'n'Play.
-    const yarn = `${WITH_NPM_REGISTRY} YARN_NPM_REGISTRY_SERVER=$registry YARN_NODE_LINKER=node-modules ${COREPACK} yarn@${version ?? yarnMajorOf(lockfile)} install`;
+    const settings = 'YARN_NPM_REGISTRY_SERVER=$registry YARN_NODE_LINKER=node-modules';
+    const yarn = `${WITH_NPM_REGISTRY} ${settings} ${COREPACK} yarn@${version ?? yarnMajorOf(lockfile)} install`;
     return { packageManager: 'yarn', install: has('yarn.lock') ? `${yarn} --immutable` : yarn };
   }
   const locked = has('package-lock.json') || has('npm-shrinkwrap.json');

@@ -77,7 +77,8 @@ export async function environmentImage(docker: Docker, options: { workspace: str
   const base = await baseImageId(docker, baseImage);
   const files = await runnerFiles();
   const node = await nodeRuntime(profile.node, log);
-  const hash = createHash('sha256').update(JSON.stringify({ base, node: node?.version ?? null, install: profile.install, build: profile.build, env: profile.env, commit }));
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ base, node: node?.version ?? null, install: profile.install, build: profile.build, env: profile.env, commit }));
   for (const file of files) hash.update(await readFile(file));
   const inputs = hash.digest('hex');
 

@@ -141,7 +141,12 @@ export class LocalSandbox implements Sandbox {
   }
 
   /** A private copy of `workspace` at `dir`, sharing its installed node_modules through a link. */
-  static async copyOf(workspace: string, dir: string, env: Record<string, string> = {}, node: NodeRuntime | null = null): Promise<LocalSandbox> {
+  static async copyOf(
+    workspace: string,
+    dir: string,
+    env: Record<string, string> = {},
+    node: NodeRuntime | null = null,
+  ): Promise<LocalSandbox> {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dirname(dir), { recursive: true });
     await cp(workspace, dir, {

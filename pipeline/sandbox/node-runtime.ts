@@ -30,7 +30,8 @@ function byVersion(a: string, b: string): number {
 
 async function newestCached(cache: string, wanted: string): Promise<NodeRuntime | null> {
   const versions = existsSync(cache) ? await readdir(cache) : [];
-  const version = versions.filter((name) => /^\d+\.\d+\.\d+$/.test(name) && satisfies(name, wanted) && existsSync(join(cache, name, 'bin', 'node'))).sort(byVersion).pop();
+  const usable = (name: string) => /^\d+\.\d+\.\d+$/.test(name) && satisfies(name, wanted) && existsSync(join(cache, name, 'bin', 'node'));
+  const version = versions.filter(usable).sort(byVersion).pop();
   return version === undefined ? null : { version, binDir: join(cache, version, 'bin') };
 }
 
@@ -43,13 +44,21 @@ async function install(cache: string, wanted: string): Promise<NodeRuntime> {
   await mkdir(cache, { recursive: true });
   const scratch = await mkdtemp(join(cache, '.installing-'));
   try {
-    const result = await execa('npm', ['install', '--prefix', scratch, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${BINARY_PACKAGE}@${wanted}`], { reject: false, all: true, timeout: INSTALL_TIMEOUT_MS });
+    const flags = ['--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'];
+    const argv = ['install', '--prefix', scratch, ...flags, `${BINARY_PACKAGE}@${wanted}`];
+    const result = await execa('npm', argv, { reject: false, all: true, timeout: INSTALL_TIMEOUT_MS });
     const installed = join(scratch, 'node_modules', BINARY_PACKAGE);
     if (result.exitCode !== 0 || !existsSync(join(installed, 'bin', 'node'))) {
-      throw new UserError(`cannot install Node.js ${wanted} (${BINARY_PACKAGE}) from the npm registry:\n${String(result.all ?? result.message).trim().slice(-2000)}`, 'set "node" in the repo profile to a version the registry has, or to null to run on this machine\'s Node.js');
+      throw new UserError(
+        `cannot install Node.js ${wanted} (${BINARY_PACKAGE}) from the npm registry:\n${String(result.all ?? '').trim().slice(-2000)}`,
+        'set "node" in the repo profile to a version the registry has, or to null to run on this machine\'s Node.js',
+      );
     }
     const { version } = z.object({ version: z.string() }).parse(JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')));
-    if (!satisfies(version, wanted)) throw new UserError(`the npm registry's newest ${BINARY_PACKAGE} for ${wanted} is ${version}, which does not satisfy it`, 'set "node" in the repo profile to a version the registry has');
+    if (!satisfies(version, wanted)) {
+      const hint = 'set "node" in the repo profile to a version the registry has';
+      throw new UserError(`the npm registry's newest ${BINARY_PACKAGE} for ${wanted} is ${version}, which does not satisfy it`, hint);
+    }
     // Only the binary is kept: the headers and docs beside it are most of the package's size.
     const staged = join(scratch, version);
     await mkdir(staged);
@@ -69,7 +78,10 @@ async function install(cache: string, wanted: string): Promise<NodeRuntime> {
  */
 export async function nodeRuntime(wanted: string | null, log?: (line: string) => void): Promise<NodeRuntime | null> {
   if (wanted !== null && parseRange(wanted) === null) {
-    throw new UserError(`the repo profile's "node" is ${JSON.stringify(wanted)}, which is not a version or version range`, 'write a version such as "22" or a range such as ">=22.12", or null');
+    throw new UserError(
+      `the repo profile's "node" is ${JSON.stringify(wanted)}, which is not a version or version range`,
+      'write a version such as "22" or a range such as ">=22.12", or null',
+    );
   }
   if (wanted === null || satisfies(process.versions.node, wanted)) return null;
   const cache = nodeCacheDir();
