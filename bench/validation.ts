@@ -20,10 +20,10 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { PACKAGE_ROOT } from '../pipeline/paths.js';
-import type { Verdict } from '../pipeline/records.js';
-import { KILLED } from '../pipeline/stats.js';
-import { RunStore } from '../pipeline/store.js';
+import { PACKAGE_ROOT } from '../pipeline/common/paths.js';
+import type { Verdict } from '../pipeline/store/records.js';
+import { KILLED } from '../pipeline/dataset/stats.js';
+import { RunStore } from '../pipeline/store/run-store.js';
 
 const { values, positionals: profiles } = parseArgs({
   allowPositionals: true,
@@ -43,7 +43,7 @@ if (profiles.length === 0) {
 }
 
 async function swesynth(args: string[]): Promise<void> {
-  const result = await execa(process.execPath, [join(PACKAGE_ROOT, 'dist', 'pipeline', 'cli.js'), ...args, '--no-progress'], { reject: false, stderr: 'inherit' });
+  const result = await execa(process.execPath, [join(PACKAGE_ROOT, 'dist', 'pipeline', 'cli', 'main.js'), ...args, '--no-progress'], { reject: false, stderr: 'inherit' });
   if (result.exitCode !== 0) throw new Error(`swesynth ${args.join(' ')} failed with exit code ${result.exitCode}`);
 }
 

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import type { Sandbox } from '../pipeline/sandbox/types.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-export const CLI = join(ROOT, 'dist', 'pipeline', 'cli.js');
+export const CLI = join(ROOT, 'dist', 'pipeline', 'cli', 'main.js');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 export const EXAMPLE_PROFILE = join(ROOT, 'repos', 'swesynth__example.json');
 

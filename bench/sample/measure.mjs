@@ -275,7 +275,7 @@ async function installedRunner(swesynth, runner, workspace) {
 
 async function swesynthRun(entry, base) {
   const swesynth = resolve(flags.swesynth);
-  const cli = join(swesynth, 'dist/pipeline/cli.js');
+  const cli = join(swesynth, 'dist/pipeline/cli/main.js');
   const root = join(base, 'swesynth');
   rmSync(root, { recursive: true, force: true });
   const dir = join(root, 'repo');

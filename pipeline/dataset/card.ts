@@ -1,4 +1,4 @@
-import { GENERATOR } from '../version.js';
+import { GENERATOR } from '../common/version.js';
 import type { DatasetRepo } from './instance.js';
 
 export interface CardFacts {

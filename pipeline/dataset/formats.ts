@@ -1,6 +1,6 @@
 import type { DatasetRepo, Instance } from './instance.js';
 import { testIdsOf } from './instance.js';
-import { hiddenTestFiles } from '../task-tree.js';
+import { hiddenTestFiles } from './task-tree.js';
 
 /** A file of the task's repository as the agent finds it: with the bug in. */
 export interface ContextFile {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
-import { UserError } from '../errors.js';
+import { UserError } from '../common/errors.js';
 import { DatasetRepo, Instance, testIdsOf } from './instance.js';
 import { SPLITS } from './splits.js';
 

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'n
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Logger } from '../context.js';
-import { UserError } from '../errors.js';
-import { git } from '../git.js';
+import type { Logger } from '../stages/context.js';
+import { UserError } from '../common/errors.js';
+import { git } from '../common/git.js';
 import { detect } from './detect.js';
 import { factsOf } from './facts.js';
 import { repositoryName } from './name.js';

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { factsOf, type RepoFacts } from './facts.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../common/errors.js';
 
 /** Something an install fetches from a host of its own rather than from npm's registry. */
 export interface RemoteSource {

@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../context.js';
-import { UserError } from '../errors.js';
+import type { Logger } from '../stages/context.js';
+import { UserError } from '../common/errors.js';
 import { installedVersion } from '../runners/run-tests.js';
 import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
 import { LocalSandbox } from '../sandbox/local.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
-import { preparedWorkspace } from '../setup.js';
+import { preparedWorkspace } from '../sandbox/workspace.js';
 import type { RepoProfile } from './profile.js';
 
 /** What a profile does on this machine: installed, built, and one test file (or the whole suite) run. */

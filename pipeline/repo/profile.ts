@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { detectProfile, factsOf } from './detect.js';
 import { repositoryName } from './name.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../common/errors.js';
 import { RUNNER_NAMES } from '../runners/types.js';
 
 const TEST_GLOBS = ['test/**/*.test.{js,mjs,cjs}', 'test/**/*.spec.{js,mjs,cjs}', 'tests/**/*.test.{js,mjs,cjs}', '**/*.test.{js,mjs,cjs}'];

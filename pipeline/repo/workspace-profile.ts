@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../common/errors.js';
 import { detect, type DetectedProfile } from './detect.js';
 import { factsOf } from './facts.js';
 import type { PackageProfile } from './profile.js';

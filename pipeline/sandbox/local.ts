@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
-import { reporterPath } from '../paths.js';
+import { reporterPath } from '../common/paths.js';
 import type { Command, Toolchain } from '../runners/types.js';
 import type { NodeRuntime } from './node-runtime.js';
 import type { ExecResult, Sandbox } from './types.js';

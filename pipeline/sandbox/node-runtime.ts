@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { z } from 'zod';
-import { UserError } from '../errors.js';
+import { UserError } from '../common/errors.js';
 import { parseRange, satisfies } from '../repo/node-version.js';
 
 /** A Node.js other than the one running swesynth, for a repository's commands. */

@@ -5,17 +5,17 @@ import { join } from 'node:path';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Logger } from '../context.js';
-import { UserError } from '../errors.js';
-import { judge, type Judge, openJudge, Outcome, ValidationSpec } from '../judge.js';
-import { processAlive } from '../process-alive.js';
+import type { Logger } from '../stages/context.js';
+import { UserError } from '../common/errors.js';
+import { judge, type Judge, openJudge, Outcome, ValidationSpec } from '../validation/judge.js';
+import { processAlive } from '../common/process-alive.js';
 import { slugOf } from '../repo/profile.js';
-import { type Candidate, Site } from '../records.js';
+import { type Candidate, Site } from '../store/records.js';
 import { connectEngine, type ContainerLimits } from '../sandbox/docker.js';
 import { environmentImage } from '../sandbox/images.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
 import { DockerPool, LocalPool, type SandboxPool } from '../sandbox/pool.js';
-import { materialize, preparedWorkspace } from '../setup.js';
+import { materialize, preparedWorkspace } from '../sandbox/workspace.js';
 
 export const DEFAULT_QUEUE = 'swesynth-validate';
 /** Attempts for a job whose judging threw (a sandbox that would not start); a stalled job has its own bound. */

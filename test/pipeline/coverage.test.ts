@@ -1,8 +1,8 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CoverageMap, type Verdict } from '../../pipeline/records.js';
-import { RunStore } from '../../pipeline/store.js';
+import { CoverageMap, type Verdict } from '../../pipeline/store/records.js';
+import { RunStore } from '../../pipeline/store/run-store.js';
 import { copyFixture, swesynth, tempDir } from '../helpers.js';
 
 function profileOf(repo: string): string {

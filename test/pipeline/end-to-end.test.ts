@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parses } from '../../mutators/parse.js';
-import { mutatedFiles } from '../../pipeline/candidates.js';
+import { mutatedFiles } from '../../pipeline/store/candidates.js';
 import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { RunStore } from '../../pipeline/store.js';
+import { RunStore } from '../../pipeline/store/run-store.js';
 import { CLI, EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 
 interface Instance {

@@ -4,10 +4,10 @@ import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newFileDiff, unifiedDiff } from '../../mutators/diff.js';
 import type { Instance } from '../../pipeline/dataset/instance.js';
-import { UserError } from '../../pipeline/errors.js';
-import { evaluate, loadDataset, readPredictions, type EvaluateOptions, type Prediction } from '../../pipeline/evaluate.js';
-import { preparedWorkspace } from '../../pipeline/setup.js';
-import { applyPatch, hiddenTestFiles, prepareTaskTree } from '../../pipeline/task-tree.js';
+import { UserError } from '../../pipeline/common/errors.js';
+import { evaluate, loadDataset, readPredictions, type EvaluateOptions, type Prediction } from '../../pipeline/dataset/grading.js';
+import { preparedWorkspace } from '../../pipeline/sandbox/workspace.js';
+import { applyPatch, hiddenTestFiles, prepareTaskTree } from '../../pipeline/dataset/task-tree.js';
 import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 
 const example = join(ROOT, 'repos', 'example');

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyBaseline } from '../../pipeline/setup.js';
-import { RunStore } from '../../pipeline/store.js';
+import { classifyBaseline } from '../../pipeline/stages/setup.js';
+import { RunStore } from '../../pipeline/store/run-store.js';
 import { FIXTURES, swesynth, tempDir } from '../helpers.js';
 
 const FLAKY = 'test/double.test.js::doubles zero, most of the time';

@@ -1,11 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { patchesOf } from '../../pipeline/candidates.js';
-import { issueFor, type StatementSources } from '../../pipeline/issues.js';
-import { llmConfigFromEnv, parseStatement, writeWithLlm, type LlmConfig, type LlmStatementInput } from '../../pipeline/llm-writer.js';
-import { styleFor } from '../../pipeline/problem-statement.js';
-import type { Candidate, FailedTest, Site } from '../../pipeline/records.js';
+import { patchesOf } from '../../pipeline/store/candidates.js';
+import { issueFor, type StatementSources } from '../../pipeline/stages/issues.js';
+import { llmConfigFromEnv, parseStatement, writeWithLlm, type LlmConfig, type LlmStatementInput } from '../../pipeline/statements/llm-writer.js';
+import { styleFor } from '../../pipeline/statements/problem-statement.js';
+import type { Candidate, FailedTest, Site } from '../../pipeline/store/records.js';
 
 const SOURCE = `export function clamp(value, low, high) {
   if (value > high) return high;

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageOf } from '../../pipeline/issues.js';
-import { informativeness, primaryFailure, STATEMENT_STYLES, styleFor, writeStatement, type StatementInput, type StatementStyle } from '../../pipeline/problem-statement.js';
-import type { FailedTest } from '../../pipeline/records.js';
+import { packageOf } from '../../pipeline/stages/issues.js';
+import { informativeness, primaryFailure, STATEMENT_STYLES, styleFor, writeStatement, type StatementInput, type StatementStyle } from '../../pipeline/statements/problem-statement.js';
+import type { FailedTest } from '../../pipeline/store/records.js';
 import { tempDir } from '../helpers.js';
 
 const TEST_FILE = `import { describe, it } from 'node:test';

@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunStore } from '../../pipeline/store.js';
+import { RunStore } from '../../pipeline/store/run-store.js';
 import { CLI, EXAMPLE_PROFILE, swesynth, tempDir } from '../helpers.js';
 
 const OPTIONS = ['--max-candidates', '24', '--seed', '5', '--baseline-runs', '2', '--no-progress'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectSpread } from '../../pipeline/sampling.js';
+import { selectSpread } from '../../mutators/sampling.js';
 
 interface Item {
   id: number;

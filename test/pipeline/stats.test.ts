@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wilson } from '../../pipeline/stats.js';
+import { wilson } from '../../pipeline/dataset/stats.js';
 
 describe('yield interval', () => {
   it('is the 95% Wilson score interval', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CoverageMap } from '../../pipeline/records.js';
-import { coveringTestFiles, runtimeName, screenSteps, selectTests } from '../../pipeline/test-selection.js';
+import type { CoverageMap } from '../../pipeline/store/records.js';
+import { coveringTestFiles, runtimeName, screenSteps, selectTests } from '../../pipeline/validation/test-selection.js';
 
 const TIMEOUTS = { factor: 2, minimumMs: 1000, wholeSuiteMs: 60_000 };
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TypeCheck } from '../../pipeline/type-check.js';
+import { TypeCheck } from '../../mutators/type-check.js';
 import { tempDir } from '../helpers.js';
 
 function project(files: Record<string, string>): string {

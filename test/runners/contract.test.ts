@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { learnCoverage } from '../../pipeline/coverage.js';
+import { learnCoverage } from '../../pipeline/validation/coverage.js';
 import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from '../../pipeline/runners/types.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';

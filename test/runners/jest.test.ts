@@ -6,7 +6,7 @@ import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { FIXTURES } from '../helpers.js';
 
 const fixture = join(FIXTURES, 'jest');
-const request = { testFiles: ['test/basic.test.ts'], args: ['--config', 'jest.config.js'], reportFile: '/repo/report.json', timeoutMs: 10_000, tools: LocalSandbox.at(fixture).tools };
+const request = { testFiles: ['test/basic.test.ts'], args: ['--config', 'jest.config.js'], reportFile: '/repo/report.json', timeoutMs: 10_000, tools: LocalSandbox.at(fixture).tools, version: null };
 
 /** A report as `jest --json` writes it, with one file of the given tests. */
 function report(status: 'passed' | 'failed', assertionResults: object[]): string {

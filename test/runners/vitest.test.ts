@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reporterPath } from '../../pipeline/paths.js';
+import { reporterPath } from '../../pipeline/common/paths.js';
 import { runTests } from '../../pipeline/runners/run-tests.js';
 import { vitest } from '../../pipeline/runners/vitest.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
@@ -8,7 +8,7 @@ import { FIXTURES } from '../helpers.js';
 
 const fixture = join(FIXTURES, 'vitest');
 const sandbox = LocalSandbox.at(fixture);
-const request = { testFiles: ['test/basic.test.ts'], args: ['--project', 'unit'], reportFile: '/repo/report.json', timeoutMs: 10_000, tools: sandbox.tools };
+const request = { testFiles: ['test/basic.test.ts'], args: ['--project', 'unit'], reportFile: '/repo/report.json', timeoutMs: 10_000, tools: sandbox.tools, version: null };
 
 describe('vitest adapter, beyond the shared contract', () => {
   it('runs the whole suite through the repository binary, or only the files asked for', () => {

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import Docker from 'dockerode';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { RunStore } from '../../pipeline/store.js';
+import { RunStore } from '../../pipeline/store/run-store.js';
 import { CLI, EXAMPLE_PROFILE, FIXTURES, copyFixture, swesynth, tempDir } from '../helpers.js';
 
 const docker = new Docker();

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Verdict } from '../../pipeline/records.js';
-import { RunStore } from '../../pipeline/store.js';
+import type { Verdict } from '../../pipeline/store/records.js';
+import { RunStore } from '../../pipeline/store/run-store.js';
 import { CLI, EXAMPLE_PROFILE, swesynth, tempDir } from '../helpers.js';
 
 const REDIS = process.env.SWESYNTH_TEST_REDIS ?? 'redis://127.0.0.1:6379';
@@ -111,7 +111,7 @@ withRedis('the BullMQ scheduler', () => {
     expect(throughput.reduce((sum: number, worker: { candidates: number }) => sum + worker.candidates, 0)).toBe(12);
     const judgedBySurvivor = new Set([...survivor.log.matchAll(/judging (\w+)/g)].map((match) => match[1]));
     const startedByDoomed = [...doomed.log.matchAll(/judging (\w+)/g)].map((match) => match[1]);
-    expect(judgedBySurvivor.has(startedByDoomed.at(-1))).toBe(true);
+    expect(judgedBySurvivor.has(startedByDoomed.at(-1) ?? 'no candidate started')).toBe(true);
   });
 
   it('resumes a restarted coordinator without enqueuing finished work again', async () => {

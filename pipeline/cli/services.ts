@@ -2,30 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Logger, RunOptions, StageContext, StageResult } from './context.js';
-import { UserError } from './errors.js';
-import { combine } from './combine.js';
-import { exportDataset, selfCheckOf, sourceOfRun } from './export.js';
-import { writeDataset } from './dataset/write.js';
-import { evaluate, loadDataset, readPredictions, type Prediction } from './evaluate.js';
-import { preparedWorkspace } from './setup.js';
-import { issues } from './issues.js';
-import { mutate } from './mutate.js';
-import { RepoProfile, resolveTarget, slugOf } from './repo/profile.js';
-import { setup } from './setup.js';
-import { combineStats, statsOf, type Stats } from './stats.js';
-import { RunStore, type StageName } from './store.js';
-import { validate } from './validate.js';
-
-/** The stages in pipeline order; each reads the store records of the one before. */
-export const STAGES: ReadonlyArray<{ name: StageName; run: (ctx: StageContext) => Promise<StageResult> }> = [
-  { name: 'setup', run: setup },
-  { name: 'mutate', run: mutate },
-  { name: 'validate', run: validate },
-  { name: 'combine', run: combine },
-  { name: 'issues', run: issues },
-  { name: 'export', run: exportDataset },
-];
+import type { Logger, RunOptions, StageContext } from '../stages/context.js';
+import { UserError } from '../common/errors.js';
+import { selfCheckOf, sourceOfRun } from '../stages/export.js';
+import { requireEarlierStages } from '../stages/index.js';
+import { writeDataset } from '../dataset/write.js';
+import { evaluate, loadDataset, readPredictions, type Prediction } from '../dataset/grading.js';
+import { preparedWorkspace } from '../sandbox/workspace.js';
+import { RepoProfile, resolveTarget, slugOf } from '../repo/profile.js';
+import { combineStats, statsOf, type Stats } from '../dataset/stats.js';
+import { RunStore } from '../store/run-store.js';
 
 /** Where a run lives and how it runs, as the CLI reads them from flags and the config file. */
 export interface RunSettings {
@@ -137,18 +123,4 @@ export async function collectStats(targets: readonly string[], runsDir: string):
     }
   });
   return combineStats(repos);
-}
-
-/** Refuses to run a stage before the ones it depends on. */
-export function requireEarlierStages(ctx: StageContext, stage: StageName, target: string): void {
-  for (const earlier of STAGES) {
-    if (earlier.name === stage) return;
-    const summary = ctx.store.stageSummary(earlier.name);
-    if (!summary) {
-      throw new UserError(`the ${earlier.name} stage has not finished for this run`, `run \`swesynth ${earlier.name} ${target}\` first, or \`swesynth run ${target}\` for every stage`);
-    }
-    if (summary.killOnly) {
-      throw new UserError(`the ${earlier.name} stage of this run was a kill screen (--kill-only), which makes no tasks`, `run \`swesynth ${earlier.name} ${target}\` without --kill-only first`);
-    }
-  }
 }

@@ -1,4 +1,4 @@
-import type { CoverageMap, Site } from './records.js';
+import type { CoverageMap, Site } from '../store/records.js';
 
 /** The test files to run for a candidate, most likely to notice it first, and how long to allow. */
 export interface Selection {

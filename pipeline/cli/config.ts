@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { UserError } from './errors.js';
+import { UserError } from '../common/errors.js';
 
 export const CONFIG_FILE = 'swesynth.config.json';
 

@@ -1,43 +1,18 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { StageContext, StageResult } from './context.js';
-import { learnCoverage } from './coverage.js';
-import { UserError } from './errors.js';
-import { commitAll, git } from './git.js';
-import { unreachableHostError } from './repo/install-sources.js';
-import { isGitUrl } from './repo/profile.js';
-import { BaselineTest, Environment } from './records.js';
-import { listTestFiles, runSuites, suitesOf } from './runners/suites.js';
-import type { TestResult } from './runners/types.js';
-import { connectEngine, DockerSandbox } from './sandbox/docker.js';
-import { copyDependenciesOut, environmentImage, type EnvironmentImage } from './sandbox/images.js';
-import { LocalSandbox } from './sandbox/local.js';
-import { nodeRuntime } from './sandbox/node-runtime.js';
-import type { Sandbox } from './sandbox/types.js';
+import { learnCoverage } from '../validation/coverage.js';
+import { UserError } from '../common/errors.js';
+import { BaselineTest, type Environment } from '../store/records.js';
+import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
+import type { TestResult } from '../runners/types.js';
+import { connectEngine, DockerSandbox } from '../sandbox/docker.js';
+import { copyDependenciesOut, environmentImage } from '../sandbox/images.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { installed, materialize } from '../sandbox/workspace.js';
 
 /** A baseline run may take this long before the repository is refused as too slow or hanging. */
 const BASELINE_TIMEOUT_MS = 15 * 60_000;
-
-/** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
-export async function materialize({ location, profile }: Pick<StageContext, 'location' | 'profile'>, workspace: string): Promise<string> {
-  await rm(workspace, { recursive: true, force: true });
-  await mkdir(dirname(workspace), { recursive: true });
-  const local = !isGitUrl(location);
-  if (local && !existsSync(location)) throw new UserError(`repository ${location} does not exist`, 'check the url in the repo profile');
-  if (!local || profile.commit) {
-    await git(dirname(workspace), ['clone', '--quiet', location, basename(workspace)]);
-    if (profile.commit) await git(workspace, ['checkout', '--quiet', '--detach', profile.commit]);
-    return git(workspace, ['rev-parse', 'HEAD']);
-  }
-  // A working tree is taken as it is, uncommitted changes included, and committed afresh.
-  await cp(location, workspace, {
-    recursive: true,
-    filter: (source) => !(dirname(source) === location && (basename(source) === 'node_modules' || basename(source) === '.git')),
-  });
-  return commitAll(workspace, 'base');
-}
 
 async function repoVersion(workspace: string): Promise<string> {
   try {
@@ -69,21 +44,6 @@ export function classifyBaseline(runs: TestResult[][]): BaselineTest[] {
   });
 }
 
-/**
- * The environment image of a repository from its profile alone, as `swesynth docker build` makes
- * it to rebuild a dataset's images: the code at the commit, installed and built on the base image.
- */
-export async function buildImageFromProfile(source: Pick<StageContext, 'location' | 'profile'>, baseImage: string, log: (line: string) => void): Promise<EnvironmentImage> {
-  const scratch = await mkdtemp(join(tmpdir(), 'swesynth-build-'));
-  try {
-    const workspace = join(scratch, 'workspace');
-    const commit = await materialize(source, workspace);
-    return await environmentImage(await connectEngine(), { workspace, profile: source.profile, commit, baseImage, log });
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-}
-
 /** Where the baseline runs: the installed workspace itself, or containers of the environment image. */
 interface Place {
   image: string | null;
@@ -92,31 +52,9 @@ interface Place {
   summary: Record<string, unknown>;
 }
 
-/**
- * The repository at its commit in `workspace`, installed and built on this machine, as setup
- * prepares it; returns the base commit. Evaluation prepares its workspaces this way too.
- */
-export async function preparedWorkspace(source: Pick<StageContext, 'location' | 'profile' | 'log'>, workspace: string): Promise<string> {
-  const commit = await materialize(source, workspace);
-  await inWorkspace(source, workspace);
-  return commit;
-}
-
-async function inWorkspace({ profile, log }: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<Place> {
-  const node = await nodeRuntime(profile.node, log.info);
-  const sandbox = LocalSandbox.at(workspace, profile.env, node);
-  for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
-    if (!command) continue;
-    log.info(`setup: ${step}: ${command}`);
-    const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
-    if (result.timedOut || result.exitCode !== 0) {
-      const unreachable = step === 'install' ? await unreachableHostError(workspace, result.outputTail) : null;
-      if (unreachable) throw unreachable;
-      const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
-      throw new UserError(`${step} command "${command}" ${why}:\n${result.outputTail.trim()}`, `fix the ${step} command in the repo profile, or the repository`);
-    }
-  }
-  return { image: null, open: async () => sandbox, close: async () => undefined, summary: { node: node?.version ?? process.versions.node } };
+async function inWorkspace(source: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<Place> {
+  const { sandbox, node } = await installed(source, workspace);
+  return { image: null, open: async () => sandbox, close: async () => undefined, summary: { node } };
 }
 
 async function inDocker(ctx: StageContext, workspace: string, commit: string): Promise<Place> {
@@ -226,10 +164,4 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   log.info(`setup: ${summary.tests} tests, ${summary.stable} stable, ${summary.flaky} flaky, ${summary.failing} failing; baseline ${(baselineMs / 1000).toFixed(1)} s`);
   log.info(`setup: coverage of ${measured} of ${coverage.testFiles.length} test files in ${(coverage.learnedMs / 1000).toFixed(1)} s`);
   return { stage: 'setup', alreadyDone: false, ...summary, coverageMs: coverage.learnedMs, coverageMeasured: measured };
-}
-
-export function environmentOf(ctx: Pick<StageContext, 'store'>): Environment {
-  const environment = ctx.store.getMeta('environment', Environment);
-  if (!environment) throw new UserError('this run has no environment yet', 'run `swesynth setup` (or `swesynth run`) first');
-  return environment;
 }

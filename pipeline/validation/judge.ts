@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { filesOf, mutatedFiles } from './candidates.js';
+import { filesOf, mutatedFiles } from '../store/candidates.js';
 import { TranspileBuild } from './incremental-build.js';
-import { RepoProfile } from './repo/profile.js';
-import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, Verdict } from './records.js';
-import { filesToRun, runSuites, type Suite, type SuitesRequest, suitesOf } from './runners/suites.js';
-import type { TestResult } from './runners/types.js';
-import type { SandboxPool } from './sandbox/pool.js';
-import type { Sandbox } from './sandbox/types.js';
+import { RepoProfile } from '../repo/profile.js';
+import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, Verdict } from '../store/records.js';
+import { filesToRun, runSuites, type Suite, type SuitesRequest, suitesOf } from '../runners/suites.js';
+import type { TestResult } from '../runners/types.js';
+import type { SandboxPool } from '../sandbox/pool.js';
+import type { Sandbox } from '../sandbox/types.js';
 import { screenSteps, selectTests } from './test-selection.js';
 
 /**

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { z } from 'zod';
-import { UserError } from './errors.js';
+import { UserError } from '../common/errors.js';
 import {
   BaselineTest,
   Candidate,
+  Environment,
   ExportRecord,
   FailedTest,
   Issue,
@@ -63,6 +64,13 @@ export class RunStore {
 
   setMeta(key: string, value: unknown): void {
     this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
+  }
+
+  /** What setup learned about the repository; every later stage needs it. */
+  environment(): Environment {
+    const environment = this.getMeta('environment', Environment);
+    if (!environment) throw new UserError('this run has no environment yet', 'run `swesynth setup` (or `swesynth run`) first');
+    return environment;
   }
 
   stageSummary(name: StageName): Record<string, unknown> | undefined {

@@ -1,22 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { glob } from 'tinyglobby';
-import { whyNotMutable } from '../mutators/eligibility.js';
-import { mutantsOf, type Mutant, type SiteTally } from '../mutators/generate.js';
-import { applyEdits } from '../mutators/edits.js';
-import { multiSiteEdits } from '../mutators/multi-site.js';
-import { parseSource } from '../mutators/parse.js';
-import { operatorsNamed } from '../mutators/registry.js';
+import { whyNotMutable } from '../../mutators/eligibility.js';
+import { mutantsOf, type Mutant, type SiteTally } from '../../mutators/generate.js';
+import { applyEdits } from '../../mutators/edits.js';
+import { multiSiteEdits } from '../../mutators/multi-site.js';
+import { parseSource } from '../../mutators/parse.js';
+import { operatorsNamed } from '../../mutators/registry.js';
 import type { StageContext, StageResult } from './context.js';
-import { UserError } from './errors.js';
-import { git } from './git.js';
-import { seededRandom } from './random.js';
-import { candidateId, patchesOf } from './candidates.js';
-import { MutationSettings, OperatorFunnel, type Candidate, type Site } from './records.js';
-import { selectSpread } from './sampling.js';
-import { environmentOf } from './setup.js';
-import { TypeCheck } from './type-check.js';
-import { repositoryGlobs, suitesOf } from './runners/suites.js';
+import { UserError } from '../common/errors.js';
+import { git } from '../common/git.js';
+import { seededRandom } from '../common/random.js';
+import { candidateId, patchesOf } from '../store/candidates.js';
+import { MutationSettings, OperatorFunnel, type Candidate, type Site } from '../store/records.js';
+import { selectSpread } from '../../mutators/sampling.js';
+import { TypeCheck } from '../../mutators/type-check.js';
+import { repositoryGlobs, suitesOf } from '../runners/suites.js';
 
 export const MULTI_SITE = 'multi-site';
 
@@ -75,7 +74,7 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
   const done = store.stageSummary('mutate');
   if (done) return { stage: 'mutate', alreadyDone: true, ...done };
 
-  const { workspace, testFiles } = environmentOf(ctx);
+  const { workspace, testFiles } = ctx.store.environment();
   const operators = operatorsNamed(settings.operators);
   const tests = new Set(testFiles);
   // Only the code of the base commit: what install and build wrote into the workspace is regenerated, never the bug's place.

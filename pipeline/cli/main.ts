@@ -1,24 +1,25 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Logger, StageContext, StageResult } from './context.js';
+import type { Logger, StageContext, StageResult } from '../stages/context.js';
 import { bytesOf, CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
-import { UserError } from './errors.js';
-import { exportDataset } from './export.js';
-import { doctor } from './repo/doctor.js';
-import { init } from './repo/init.js';
-import type { ProbeReport } from './repo/probe.js';
-import { openRun, requireEarlierStages, STAGES } from './stages.js';
-import type { StageName } from './store.js';
-import { connectEngine, pruneContainers } from './sandbox/docker.js';
-import { DEFAULT_BASE_IMAGE } from './sandbox/images.js';
-import { DEFAULT_QUEUE, runWorker } from './scheduling/bullmq.js';
-import { buildImageFromProfile } from './setup.js';
-import { collectStats, evaluateDataset, exportFromRuns, sourcesOf, type RunSettings } from './stages.js';
-import { diffDatasets, verifyDataset } from './dataset/read.js';
-import { statsHtml } from './stats-html.js';
-import { funnelTable, repoTable, statsOf } from './stats.js';
-import { GENERATOR } from './version.js';
+import { UserError } from '../common/errors.js';
+import { exportDataset } from '../stages/export.js';
+import { doctor } from '../repo/doctor.js';
+import { init } from '../repo/init.js';
+import type { ProbeReport } from '../repo/probe.js';
+import { openRun } from './services.js';
+import { requireEarlierStages, STAGES } from '../stages/index.js';
+import type { StageName } from '../store/run-store.js';
+import { connectEngine, pruneContainers } from '../sandbox/docker.js';
+import { DEFAULT_BASE_IMAGE } from '../sandbox/images.js';
+import { DEFAULT_QUEUE, runWorker } from '../scheduling/bullmq.js';
+import { buildImageFromProfile } from '../sandbox/workspace.js';
+import { collectStats, evaluateDataset, exportFromRuns, sourcesOf, type RunSettings } from './services.js';
+import { diffDatasets, verifyDataset } from '../dataset/read.js';
+import { statsHtml } from '../dataset/stats-html.js';
+import { funnelTable, repoTable, statsOf } from '../dataset/stats.js';
+import { GENERATOR } from '../common/version.js';
 
 interface InitFlags {
   commit?: string;

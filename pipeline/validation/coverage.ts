@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { CoverageMap, TestFileCoverage } from './records.js';
-import { runSuites, type Suite } from './runners/suites.js';
-import type { Sandbox } from './sandbox/types.js';
-import { runConcurrently } from './scheduling/in-process.js';
+import type { CoverageMap, TestFileCoverage } from '../store/records.js';
+import { runSuites, type Suite } from '../runners/suites.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { runConcurrently } from '../scheduling/in-process.js';
 
 interface LoadedFile {
   executed: Record<string, number>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Environment, OperatorFunnel, type VerdictStatus } from './records.js';
-import type { RunStore } from './store.js';
+import { Environment, OperatorFunnel, type VerdictStatus } from '../store/records.js';
+import type { RunStore } from '../store/run-store.js';
 
 /** One operator's way from proposed edits to tasks, in one repository or summed over several. */
 export interface FunnelRow {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { unifiedDiff } from '../mutators/diff.js';
-import { applyEdits } from '../mutators/edits.js';
+import { unifiedDiff } from '../../mutators/diff.js';
+import { applyEdits } from '../../mutators/edits.js';
 import type { Candidate, Site } from './records.js';
 
 /** The files a candidate changes, in the order its sites name them. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { UserError } from './errors.js';
+import { UserError } from '../common/errors.js';
 import type { StatementStyle } from './problem-statement.js';
-import type { Failure } from './runners/types.js';
+import type { Failure } from '../runners/types.js';
 
 /** An OpenAI-compatible chat endpoint: `${url}/chat/completions`. */
 export interface LlmConfig {

@@ -1,4 +1,4 @@
-import { seededRandom, shuffle } from './random.js';
+import { seededRandom, shuffle } from '../pipeline/common/random.js';
 
 /** Caps on the candidates sent to validation; null means no cap. */
 export interface SamplingCaps {

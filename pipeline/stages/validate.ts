@@ -3,17 +3,16 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { StageContext, StageResult } from './context.js';
-import { UserError } from './errors.js';
-import { judge, type Outcome, openJudge, type ValidationSpec } from './judge.js';
-import { isGitUrl } from './repo/profile.js';
-import { Progress } from './progress.js';
-import { type Candidate, CoverageMap } from './records.js';
-import { connectEngine, pruneContainers } from './sandbox/docker.js';
-import { nodeRuntime } from './sandbox/node-runtime.js';
-import { DockerPool, LocalPool, type SandboxPool } from './sandbox/pool.js';
-import { judgeOnQueue, type WorkerThroughput } from './scheduling/bullmq.js';
-import { runConcurrently } from './scheduling/in-process.js';
-import { environmentOf } from './setup.js';
+import { UserError } from '../common/errors.js';
+import { judge, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
+import { isGitUrl } from '../repo/profile.js';
+import { Progress } from '../cli/progress.js';
+import { type Candidate, CoverageMap } from '../store/records.js';
+import { connectEngine, pruneContainers } from '../sandbox/docker.js';
+import { nodeRuntime } from '../sandbox/node-runtime.js';
+import { DockerPool, LocalPool, type SandboxPool } from '../sandbox/pool.js';
+import { judgeOnQueue, type WorkerThroughput } from '../scheduling/bullmq.js';
+import { runConcurrently } from '../scheduling/in-process.js';
 
 /** A second opinion on an outcome: combine holds a merged candidate to the union of its parts. */
 export type Review = (candidate: Candidate, outcome: Outcome) => Outcome;
@@ -21,7 +20,7 @@ export type Review = (candidate: Candidate, outcome: Outcome) => Outcome;
 /** What setup learned, as one record a judge is opened from, here or on a queue worker. */
 function specOf(ctx: StageContext, stage: string): ValidationSpec {
   const { store, profile, options, log } = ctx;
-  const environment = environmentOf(ctx);
+  const environment = ctx.store.environment();
   if (environment.sandbox !== options.sandbox) {
     throw new UserError(`this run was set up with the ${environment.sandbox} sandbox`, `pass --sandbox ${environment.sandbox}, or --fresh to set it up again`);
   }

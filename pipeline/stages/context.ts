@@ -1,8 +1,8 @@
-import type { RepoProfile } from './repo/profile.js';
-import type { SplitRule } from './dataset/splits.js';
-import type { MutationSettings } from './records.js';
-import type { ContainerLimits } from './sandbox/docker.js';
-import type { RunStore } from './store.js';
+import type { RepoProfile } from '../repo/profile.js';
+import type { SplitRule } from '../dataset/splits.js';
+import type { MutationSettings } from '../store/records.js';
+import type { ContainerLimits } from '../sandbox/docker.js';
+import type { RunStore } from '../store/run-store.js';
 
 export interface RunOptions {
   concurrency: number;

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import PQueue from 'p-queue';
-import { mutatedFiles } from './candidates.js';
+import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
-import { llmConfigFromEnv, writeWithLlm, type LlmConfig } from './llm-writer.js';
-import { leakIn, primaryFailure, reproCode, styleFor, writeStatement, type StatementInput } from './problem-statement.js';
-import type { Candidate, FailedTest, Issue } from './records.js';
-import { environmentOf } from './setup.js';
+import { llmConfigFromEnv, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
+import { leakIn, primaryFailure, reproCode, styleFor, writeStatement, type StatementInput } from '../statements/problem-statement.js';
+import type { Candidate, FailedTest, Issue } from '../store/records.js';
 
 function linesAround(text: string, start: number, end: number): string[] {
   const from = text.lastIndexOf('\n', start - 1) + 1;
@@ -126,7 +125,7 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
   if (done) return { stage: 'issues', alreadyDone: true, ...done };
   if (!store.stageSummary('validate')) throw new Error('issues needs the verdicts of the validate stage');
 
-  const environment = environmentOf(ctx);
+  const environment = ctx.store.environment();
   const read = (file: string): string | undefined => {
     try {
       return readFileSync(join(environment.workspace, file), 'utf8');

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { disjoint } from '../mutators/edits.js';
-import { candidateId, filesOf, patchesOf } from './candidates.js';
+import { disjoint } from '../../mutators/edits.js';
+import { candidateId, filesOf, patchesOf } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
-import { seededRandom, shuffle } from './random.js';
-import { MutationSettings, type Candidate } from './records.js';
-import { environmentOf } from './setup.js';
+import { seededRandom, shuffle } from '../common/random.js';
+import { MutationSettings, type Candidate } from '../store/records.js';
 import { judgeCandidates, type Review } from './validate.js';
 
 export const COMBINED = 'combined';
@@ -63,7 +62,7 @@ export async function combine(ctx: StageContext): Promise<StageResult> {
 
   // The merged candidates are made once; a resumed run judges the ones still without a verdict.
   if (!candidates.some((candidate) => candidate.operator === COMBINED) && ctx.options.combine > 0) {
-    const { workspace } = environmentOf(ctx);
+    const { workspace } = ctx.store.environment();
     const kept = candidates.filter((candidate) => verdicts.get(candidate.id)?.status === 'kept');
     const originalOf = (file: string) => readFileSync(join(workspace, file), 'utf8');
     store.saveCandidates(

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newFileDiff } from '../mutators/diff.js';
-import { mutatedFiles } from './candidates.js';
+import { newFileDiff } from '../../mutators/diff.js';
+import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
-import type { Instance } from './dataset/instance.js';
-import { writeDataset, type DatasetSource, type SelfCheck } from './dataset/write.js';
-import { evaluate, type Prediction } from './evaluate.js';
-import { slugOf, type RepoProfile } from './repo/profile.js';
-import { MutationSettings } from './records.js';
-import { suiteOfFile, type Suite, suitesOf } from './runners/suites.js';
-import { statsOf } from './stats.js';
-import { environmentOf, preparedWorkspace } from './setup.js';
+import type { Instance } from '../dataset/instance.js';
+import { writeDataset, type DatasetSource, type SelfCheck } from '../dataset/write.js';
+import { evaluate, type Prediction } from '../dataset/grading.js';
+import { slugOf, type RepoProfile } from '../repo/profile.js';
+import { MutationSettings } from '../store/records.js';
+import { suiteOfFile, type Suite, suitesOf } from '../runners/suites.js';
+import { statsOf } from '../dataset/stats.js';
+import { preparedWorkspace } from '../sandbox/workspace.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
 function hiddenTestPatch(failToPass: readonly string[], read: (file: string) => string): string {
@@ -28,7 +28,7 @@ function runnersOf(suites: Suite[], testIds: readonly string[]): string {
 /** What a run contributes to a dataset: its kept tasks with statements, as instances. */
 export function sourceOfRun(ctx: StageContext): DatasetSource {
   const { store, profile, options } = ctx;
-  const environment = environmentOf(ctx);
+  const environment = ctx.store.environment();
   const read = (file: string) => readFileSync(join(environment.workspace, file), 'utf8');
   const createdAt = new Date().toISOString();
   const suites = suitesOf(profile);
@@ -108,7 +108,7 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
     // A Docker run's workspace holds the code only: grading needs it installed on this machine.
     const workspaceOf = (repo: string): Promise<string> => {
       const run = byRepo.get(repo)!;
-      const environment = environmentOf(run);
+      const environment = run.store.environment();
       if (environment.sandbox === 'local') return Promise.resolve(environment.workspace);
       if (!workspaces.has(repo)) workspaces.set(repo, preparedWorkspace(run, join(run.runDir, 'grading-workspace')).then(() => join(run.runDir, 'grading-workspace')));
       return workspaces.get(repo)!;

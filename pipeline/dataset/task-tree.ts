@@ -1,12 +1,12 @@
 import { appendFile, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import type { Instance } from './dataset/instance.js';
-import { UserError } from './errors.js';
-import { git } from './git.js';
-import type { RepoProfile } from './repo/profile.js';
-import { LocalSandbox } from './sandbox/local.js';
-import { nodeRuntime } from './sandbox/node-runtime.js';
+import type { Instance } from './instance.js';
+import { UserError } from '../common/errors.js';
+import { git } from '../common/git.js';
+import type { RepoProfile } from '../repo/profile.js';
+import { LocalSandbox } from '../sandbox/local.js';
+import { nodeRuntime } from '../sandbox/node-runtime.js';
 
 /** The files a test patch creates: the tests a task hides from the agent and grading brings back. */
 export function hiddenTestFiles(testPatch: string): string[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Failure, TestStatus } from './runners/types.js';
+import { Failure, TestStatus } from '../runners/types.js';
 
 /** What setup learned about the repository; later stages read it instead of the file system. */
 export const Environment = z.object({

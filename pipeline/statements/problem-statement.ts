@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { dirname, join, normalize, relative } from 'node:path';
 import type { CallExpression, Expression, NewExpression, Node, Statement, StringLiteral } from '@babel/types';
-import { parseSource } from '../mutators/parse.js';
-import type { SourceFile } from '../mutators/types.js';
-import { childrenOf } from '../mutators/walk.js';
-import type { FailedTest } from './records.js';
+import { parseSource } from '../../mutators/parse.js';
+import type { SourceFile } from '../../mutators/types.js';
+import { childrenOf } from '../../mutators/walk.js';
+import type { FailedTest } from '../store/records.js';
 
 export type ProblemStatement = { title: string; body: string } | { rejected: string };
 
@@ -185,7 +185,7 @@ function publicSpecifiers(input: StatementInput, testFile: string): (specifier: 
   };
 }
 
-/** The string arguments of `require('./x')` and `import('./x')`: CommonJS and dynamic imports of the package. */
+/** The string arguments of `require('./x')` and `import('../x')`: CommonJS and dynamic imports of the package. */
 function relativeModuleArguments(file: SourceFile): StringLiteral[] {
   const found: StringLiteral[] = [];
   const visit = (node: Node): void => {

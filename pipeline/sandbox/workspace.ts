@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { UserError } from '../common/errors.js';
+import { commitAll, git } from '../common/git.js';
+import { unreachableHostError } from '../repo/install-sources.js';
+import { isGitUrl } from '../repo/profile.js';
+import type { StageContext } from '../stages/context.js';
+import { connectEngine } from './docker.js';
+import { environmentImage, type EnvironmentImage } from './images.js';
+import { LocalSandbox } from './local.js';
+import { nodeRuntime } from './node-runtime.js';
+
+/** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
+export async function materialize({ location, profile }: Pick<StageContext, 'location' | 'profile'>, workspace: string): Promise<string> {
+  await rm(workspace, { recursive: true, force: true });
+  await mkdir(dirname(workspace), { recursive: true });
+  const local = !isGitUrl(location);
+  if (local && !existsSync(location)) throw new UserError(`repository ${location} does not exist`, 'check the url in the repo profile');
+  if (!local || profile.commit) {
+    await git(dirname(workspace), ['clone', '--quiet', location, basename(workspace)]);
+    if (profile.commit) await git(workspace, ['checkout', '--quiet', '--detach', profile.commit]);
+    return git(workspace, ['rev-parse', 'HEAD']);
+  }
+  // A working tree is taken as it is, uncommitted changes included, and committed afresh.
+  await cp(location, workspace, {
+    recursive: true,
+    filter: (source) => !(dirname(source) === location && (basename(source) === 'node_modules' || basename(source) === '.git')),
+  });
+  return commitAll(workspace, 'base');
+}
+
+/**
+ * The repository at its commit in `workspace`, installed and built on this machine, as setup
+ * prepares it; returns the base commit. Evaluation prepares its workspaces this way too.
+ */
+export async function preparedWorkspace(source: Pick<StageContext, 'location' | 'profile' | 'log'>, workspace: string): Promise<string> {
+  const commit = await materialize(source, workspace);
+  await installed(source, workspace);
+  return commit;
+}
+
+/** Installs and builds the repository in `workspace` with the Node.js its profile names, on this machine. */
+export async function installed({ profile, log }: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<{ sandbox: LocalSandbox; node: string }> {
+  const node = await nodeRuntime(profile.node, log.info);
+  const sandbox = LocalSandbox.at(workspace, profile.env, node);
+  for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
+    if (!command) continue;
+    log.info(`setup: ${step}: ${command}`);
+    const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
+    if (result.timedOut || result.exitCode !== 0) {
+      const unreachable = step === 'install' ? await unreachableHostError(workspace, result.outputTail) : null;
+      if (unreachable) throw unreachable;
+      const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
+      throw new UserError(`${step} command "${command}" ${why}:\n${result.outputTail.trim()}`, `fix the ${step} command in the repo profile, or the repository`);
+    }
+  }
+  return { sandbox, node: node?.version ?? process.versions.node };
+}
+
+/**
+ * The environment image of a repository from its profile alone, as `swesynth docker build` makes
+ * it to rebuild a dataset's images: the code at the commit, installed and built on the base image.
+ */
+export async function buildImageFromProfile(source: Pick<StageContext, 'location' | 'profile'>, baseImage: string, log: (line: string) => void): Promise<EnvironmentImage> {
+  const scratch = await mkdtemp(join(tmpdir(), 'swesynth-build-'));
+  try {
+    const workspace = join(scratch, 'workspace');
+    const commit = await materialize(source, workspace);
+    return await environmentImage(await connectEngine(), { workspace, profile: source.profile, commit, baseImage, log });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
