@@ -151,7 +151,7 @@ async function execute(target: string, flags: Flags, work: (ctx: StageContext) =
       process.stdout.write(`${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: statsOf(ctx.store).operators }, null, 2)}\n`);
     } else {
       const exported = results.find((result) => result.stage === 'export');
-      if (exported) process.stdout.write(`${exported.path as string}\n`);
+      if (exported) process.stdout.write(`${exported.path}\n`);
       else if (ctx.options.killOnly) {
         const { operators, total } = statsOf(ctx.store);
         process.stdout.write(`${funnelTable(operators, total)}\n`);

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { Environment, OperatorFunnel, type VerdictStatus } from '../store/records.js';
+import type { VerdictStatus } from '../store/records.js';
 import type { RunStore } from '../store/run-store.js';
 
 /** One operator's way from proposed edits to tasks, in one repository or summed over several. */
@@ -74,8 +73,8 @@ function byOperator(rows: readonly FunnelRow[]): FunnelRow[] {
 
 /** The funnel of one run: the mutate stage's counts joined with verdicts and statements. */
 export function statsOf(store: RunStore): RepoStats {
-  const environment = store.getMeta('environment', Environment);
-  const funnel = store.getMeta('funnel', z.array(OperatorFunnel)) ?? [];
+  const environment = store.getMeta('environment');
+  const funnel = store.getMeta('funnel') ?? [];
   const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict.status]));
   const statements = new Map(store.issues().map((issue) => [issue.candidateId, issue.status]));
   const counts = new Map<string, Counts & { family: string }>();

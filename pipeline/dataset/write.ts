@@ -8,6 +8,7 @@ import { datasetCard } from './card.js';
 import { finetuneRow, harnessFiles, type ContextFile } from './formats.js';
 import type { DatasetRepo, Instance } from './instance.js';
 import { SPLITS, splitOf, type SplitRule } from './splits.js';
+import type { SelfCheck } from '../store/summaries.js';
 
 const NAME_PATTERN = /^[\w.-]+$/;
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[\w.-]+)?$/;
@@ -21,13 +22,6 @@ export interface DatasetSource {
   settings: unknown;
   counts: Record<string, unknown>;
   operators: Array<{ operator: string; validated: number; kept: number }>;
-}
-
-/** How the tasks fare when graded as an agent gets them: the fix, an empty patch and the bug itself. */
-export interface SelfCheck {
-  gold: { resolved: number; total: number; unresolved?: string[] };
-  empty: { resolved: number; total: number };
-  bug: { resolved: number; total: number };
 }
 
 export interface DatasetOptions {

@@ -11,6 +11,7 @@ import { judge, type Judge, openJudge, Outcome, ValidationSpec } from '../valida
 import { processAlive } from '../common/process-alive.js';
 import { slugOf } from '../repo/profile.js';
 import { type Candidate, Site } from '../store/records.js';
+import type { WorkerThroughput } from '../store/summaries.js';
 import { connectEngine, type ContainerLimits } from '../sandbox/docker.js';
 import { environmentImage } from '../sandbox/images.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
@@ -30,16 +31,6 @@ type JobData = z.infer<typeof JobData>;
 
 const JobResult = z.object({ outcome: Outcome, worker: z.string(), startedAt: z.number(), finishedAt: z.number() });
 type JobResult = z.infer<typeof JobResult>;
-
-export interface WorkerThroughput {
-  worker: string;
-  candidates: number;
-  /** Time spent on its jobs, summed over the worker's concurrent slots. */
-  busyMs: number;
-  /** From the start of its first job to the end of its last. */
-  spanMs: number;
-  candidatesPerMinute: number;
-}
 
 async function connect(url: string): Promise<Redis> {
   // BullMQ's blocking commands need ioredis to retry forever rather than give up on a request.

@@ -4,7 +4,7 @@ import { disjoint } from '../../mutators/edits.js';
 import { candidateId, filesOf, patchesOf } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import { seededRandom, shuffle } from '../common/random.js';
-import { MutationSettings, type Candidate } from '../store/records.js';
+import type { Candidate } from '../store/records.js';
 import { judgeCandidates, type Review } from './validate.js';
 
 export const COMBINED = 'combined';
@@ -56,7 +56,7 @@ export async function combine(ctx: StageContext): Promise<StageResult> {
   const { store, log } = ctx;
   const done = store.stageSummary('combine');
   if (done) return { stage: 'combine', alreadyDone: true, ...done };
-  const settings = store.getMeta('mutation', MutationSettings)!;
+  const settings = store.getMeta('mutation')!;
   const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict]));
   const candidates = store.candidates();
 

@@ -51,9 +51,4 @@ export interface StageContext {
   log: Logger;
 }
 
-export interface StageResult {
-  stage: string;
-  /** True when an earlier invocation had finished the stage, so this one did nothing. */
-  alreadyDone: boolean;
-  [key: string]: unknown;
-}
+export type { StageResult } from '../store/summaries.js';

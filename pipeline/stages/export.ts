@@ -5,10 +5,10 @@ import { newFileDiff } from '../../mutators/diff.js';
 import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import type { Instance } from '../dataset/instance.js';
-import { writeDataset, type DatasetSource, type SelfCheck } from '../dataset/write.js';
+import { writeDataset, type DatasetSource } from '../dataset/write.js';
+import type { SelfCheck } from '../store/summaries.js';
 import { evaluate, type Prediction } from '../dataset/grading.js';
 import { slugOf, type RepoProfile } from '../repo/profile.js';
-import { MutationSettings } from '../store/records.js';
 import { suiteOfFile, type Suite, suitesOf } from '../runners/suites.js';
 import { statsOf } from '../dataset/stats.js';
 import { preparedWorkspace } from '../sandbox/workspace.js';
@@ -85,7 +85,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
     repo: { name: profile.name, url: ctx.location, commit: environment.baseCommit, image: environment.image, profile: { ...profile, url: ctx.location } },
     instances,
     context,
-    settings: { ...store.getMeta('mutation', MutationSettings), baselineRuns: environment.baselineRuns, timeoutMs: environment.timeoutMs, sandbox: environment.sandbox, runner: profile.runner },
+    settings: { ...store.getMeta('mutation'), baselineRuns: environment.baselineRuns, timeoutMs: environment.timeoutMs, sandbox: environment.sandbox, runner: profile.runner },
     counts: {
       candidates: candidates.length,
       verdicts: store.verdictCounts(),
@@ -140,7 +140,7 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
  */
 export async function exportDataset(ctx: StageContext, { again = false } = {}): Promise<StageResult> {
   const { store, options, log } = ctx;
-  const done = store.exports().at(-1);
+  const done = store.stageSummary('export');
   if (done && !again) return { stage: 'export', alreadyDone: true, ...done };
   if (!store.stageSummary('issues')) throw new Error('export needs the problem statements of the issues stage');
   const written = await writeDataset([sourceOfRun(ctx)], {

@@ -26,7 +26,7 @@ export function requireEarlierStages(ctx: StageContext, stage: StageName, target
     if (!summary) {
       throw new UserError(`the ${earlier.name} stage has not finished for this run`, `run \`swesynth ${earlier.name} ${target}\` first, or \`swesynth run ${target}\` for every stage`);
     }
-    if (summary.killOnly) {
+    if ('killOnly' in summary && summary.killOnly) {
       throw new UserError(`the ${earlier.name} stage of this run was a kill screen (--kill-only), which makes no tasks`, `run \`swesynth ${earlier.name} ${target}\` without --kill-only first`);
     }
   }

@@ -56,7 +56,7 @@ function candidateOf({ sites, ...proposal }: Proposal): Candidate {
 
 /** The settings a run was mutated with must not change under it: its candidates depend on them. */
 function checkSettings(ctx: StageContext, settings: MutationSettings): void {
-  const previous = ctx.store.getMeta('mutation', MutationSettings);
+  const previous = ctx.store.getMeta('mutation');
   if (!previous || JSON.stringify(previous) === JSON.stringify(settings)) return;
   const changed = Object.keys(settings).filter((key) => JSON.stringify(previous[key as keyof MutationSettings]) !== JSON.stringify(settings[key as keyof MutationSettings]));
   throw new UserError(`this run was mutated with other settings (${changed.join(', ')} differ)`, 'pass the same options, or --fresh to start the run over');

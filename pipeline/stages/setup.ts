@@ -9,6 +9,7 @@ import type { TestResult } from '../runners/types.js';
 import { connectEngine, DockerSandbox } from '../sandbox/docker.js';
 import { copyDependenciesOut, environmentImage } from '../sandbox/images.js';
 import type { Sandbox } from '../sandbox/types.js';
+import type { StageSummary } from '../store/summaries.js';
 import { installed, materialize } from '../sandbox/workspace.js';
 
 /** A baseline run may take this long before the repository is refused as too slow or hanging. */
@@ -49,7 +50,7 @@ interface Place {
   image: string | null;
   open(): Promise<Sandbox>;
   close(sandbox: Sandbox): Promise<void>;
-  summary: Record<string, unknown>;
+  summary: Pick<StageSummary<'setup'>, 'node' | 'image' | 'imageBuilt' | 'imageBuildMs' | 'imageBytes'>;
 }
 
 async function inWorkspace(source: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<Place> {

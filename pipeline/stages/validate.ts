@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from '../common/errors.js';
 import { judge, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
 import { isGitUrl } from '../repo/profile.js';
 import { Progress } from '../cli/progress.js';
-import { type Candidate, CoverageMap } from '../store/records.js';
+import type { Candidate } from '../store/records.js';
 import { connectEngine, pruneContainers } from '../sandbox/docker.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
 import { DockerPool, LocalPool, type SandboxPool } from '../sandbox/pool.js';
-import { judgeOnQueue, type WorkerThroughput } from '../scheduling/bullmq.js';
+import { judgeOnQueue } from '../scheduling/bullmq.js';
+import type { WorkerThroughput } from '../store/summaries.js';
 import { runConcurrently } from '../scheduling/in-process.js';
 
 /** A second opinion on an outcome: combine holds a merged candidate to the union of its parts. */
@@ -24,7 +24,7 @@ function specOf(ctx: StageContext, stage: string): ValidationSpec {
   if (environment.sandbox !== options.sandbox) {
     throw new UserError(`this run was set up with the ${environment.sandbox} sandbox`, `pass --sandbox ${environment.sandbox}, or --fresh to set it up again`);
   }
-  const coverage = options.wholeSuite ? undefined : store.getMeta('coverage', CoverageMap);
+  const coverage = options.wholeSuite ? undefined : store.getMeta('coverage');
   if (!options.wholeSuite && !coverage) log.warn(`${stage}: this run has no coverage from setup; every candidate runs the whole suite`);
   return {
     profile,
@@ -66,7 +66,7 @@ async function judgeInProcess(ctx: StageContext, stage: string, spec: Validation
 
 /** The run's name on the queue, kept in its store so that a restarted coordinator finds its jobs. */
 function queueRunId(ctx: StageContext): string {
-  const saved = ctx.store.getMeta('queueRun', z.string());
+  const saved = ctx.store.getMeta('queueRun');
   if (saved) return saved;
   const id = randomUUID();
   ctx.store.setMeta('queueRun', id);

@@ -6,13 +6,14 @@ import { UserError } from '../common/errors.js';
 import {
   BaselineTest,
   Candidate,
-  Environment,
+  type Environment,
   ExportRecord,
   FailedTest,
   Issue,
   Verdict,
   type VerdictStatus,
 } from './records.js';
+import { META, STAGE_SUMMARIES, type MetaKey, type MetaValue, type StageName, type StageSummary } from './summaries.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,7 +29,7 @@ CREATE TABLE IF NOT EXISTS exports (dataset TEXT NOT NULL, version TEXT NOT NULL
 /** Bumped whenever a record's shape changes, so an old run is refused rather than misread. */
 const SCHEMA_VERSION = 2;
 
-export type StageName = 'setup' | 'mutate' | 'validate' | 'combine' | 'issues' | 'export';
+export type { StageName } from './summaries.js';
 
 function parseAll<T>(schema: z.ZodType<T>, rows: Array<{ record: string }>): T[] {
   return rows.map((row) => schema.parse(JSON.parse(row.record)));
@@ -57,31 +58,33 @@ export class RunStore {
     this.db.close();
   }
 
-  getMeta<T>(key: string, schema: z.ZodType<T>): T | undefined {
+  getMeta<K extends MetaKey>(key: K): MetaValue<K> | undefined {
     const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
-    return row ? schema.parse(JSON.parse(row.value)) : undefined;
+    return row ? (META[key].parse(JSON.parse(row.value)) as MetaValue<K>) : undefined;
   }
 
-  setMeta(key: string, value: unknown): void {
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
+  setMeta<K extends MetaKey>(key: K, value: MetaValue<K>): void {
+    const checked = META[key].parse(value);
+    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(checked));
   }
 
   /** What setup learned about the repository; every later stage needs it. */
   environment(): Environment {
-    const environment = this.getMeta('environment', Environment);
+    const environment = this.getMeta('environment');
     if (!environment) throw new UserError('this run has no environment yet', 'run `swesynth setup` (or `swesynth run`) first');
     return environment;
   }
 
-  stageSummary(name: StageName): Record<string, unknown> | undefined {
+  stageSummary<S extends StageName>(name: S): StageSummary<S> | undefined {
     const row = this.db.prepare('SELECT summary FROM stages WHERE name = ?').get(name) as { summary: string } | undefined;
-    return row ? (JSON.parse(row.summary) as Record<string, unknown>) : undefined;
+    return row ? (STAGE_SUMMARIES[name].parse(JSON.parse(row.summary)) as StageSummary<S>) : undefined;
   }
 
-  finishStage(name: StageName, summary: Record<string, unknown>): void {
+  finishStage<S extends StageName>(name: S, summary: StageSummary<S>): void {
+    const checked = STAGE_SUMMARIES[name].parse(summary);
     this.db
       .prepare('INSERT INTO stages (name, finished_at, summary) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET finished_at = excluded.finished_at, summary = excluded.summary')
-      .run(name, new Date().toISOString(), JSON.stringify(summary));
+      .run(name, new Date().toISOString(), JSON.stringify(checked));
   }
 
   /** Writes several things at once: all of them land, or none (a killed run loses nothing half-done). */

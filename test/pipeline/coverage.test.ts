@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CoverageMap, type Verdict } from '../../pipeline/store/records.js';
+import type { Verdict } from '../../pipeline/store/records.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
 import { copyFixture, swesynth, tempDir } from '../helpers.js';
 
@@ -42,7 +42,7 @@ describe('coverage-guided validation', () => {
   it('learns at setup which functions each test file executes, through the built output', async () => {
     const setup = await swesynth(['setup', profile, '--run-dir', prepared, '--baseline-runs', '2', '--no-progress']);
     expect(setup.exitCode, setup.stderr).toBe(0);
-    const coverage = read(prepared, (store) => store.getMeta('coverage', CoverageMap))!;
+    const coverage = read(prepared, (store) => store.getMeta('coverage'))!;
     const byFile = Object.fromEntries(coverage.testFiles.map((test) => [test.file, test]));
     expect(byFile['test/range.test.mjs']).toMatchObject({ measured: true, executed: { 'build/src/range.js': { range: 2, clamp: 3 } } });
     expect(byFile['test/text.test.mjs']!.executed['build/src/text.js']).toEqual({ capitalize: 2 });

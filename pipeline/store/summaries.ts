@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { CoverageMap, Environment, ExportRecord, MutationSettings, OperatorFunnel } from './records.js';
+
+/** What each stage reports when it finishes; the store keeps it, the CLI prints it with --json. */
+export const SetupSummary = z.object({
+  tests: z.number().int(),
+  stable: z.number().int(),
+  flaky: z.number().int(),
+  failing: z.number().int(),
+  skipped: z.number().int(),
+  baselineMs: z.number(),
+  baseCommit: z.string(),
+  /** The Node.js version the baseline ran on; null when an image cannot tell. */
+  node: z.string().nullable(),
+  image: z.string().optional(),
+  imageBuilt: z.boolean().optional(),
+  imageBuildMs: z.number().optional(),
+  imageBytes: z.number().optional(),
+  coverageMs: z.number(),
+  coverageMeasured: z.number().int(),
+});
+
+export const MutateSummary = z.object({
+  sourceFiles: z.number().int(),
+  /** Files left out, by the reason. */
+  excluded: z.record(z.string(), z.array(z.string())),
+  unparsable: z.array(z.string()),
+  mutants: z.number().int(),
+  candidates: z.number().int(),
+  typeCheck: z.object({ checked: z.number().int(), rejected: z.number().int(), setupMs: z.number(), msPerMutant: z.number() }).nullable(),
+});
+
+export const WorkerThroughput = z.object({
+  worker: z.string(),
+  candidates: z.number().int(),
+  /** Time spent on its jobs, summed over the worker's concurrent slots. */
+  busyMs: z.number(),
+  /** From the start of its first job to the end of its last. */
+  spanMs: z.number(),
+  candidatesPerMinute: z.number(),
+});
+export type WorkerThroughput = z.infer<typeof WorkerThroughput>;
+
+export const ValidateSummary = z.object({
+  candidates: z.number().int(),
+  validatedNow: z.number().int(),
+  /** Verdict counts by status. */
+  verdicts: z.record(z.string(), z.number().int()),
+  kept: z.number().int(),
+  /** A kill screen (--kill-only): its verdicts make no tasks. */
+  killOnly: z.boolean(),
+  /** Per queue worker, when validation ran on BullMQ. */
+  workers: z.array(WorkerThroughput).optional(),
+});
+
+export const CombineSummary = z.object({ combined: z.number().int(), kept: z.number().int() });
+
+export const IssuesSummary = z.object({ written: z.number().int(), rejected: z.number().int(), llmFallbacks: z.number().int() });
+
+const Graded = z.object({ resolved: z.number().int(), total: z.number().int() });
+/** How the tasks fare when graded as an agent gets them: the fix, an empty patch and the bug itself. */
+export const SelfCheck = z.object({ gold: Graded.extend({ unresolved: z.array(z.string()).optional() }), empty: Graded, bug: Graded });
+export type SelfCheck = z.infer<typeof SelfCheck>;
+
+export const ExportSummary = ExportRecord.extend({ selfCheck: SelfCheck });
+
+/** Each stage's summary schema, by stage name, in pipeline order. */
+export const STAGE_SUMMARIES = {
+  setup: SetupSummary,
+  mutate: MutateSummary,
+  validate: ValidateSummary,
+  combine: CombineSummary,
+  issues: IssuesSummary,
+  export: ExportSummary,
+} as const;
+export type StageName = keyof typeof STAGE_SUMMARIES;
+export type StageSummary<S extends StageName> = z.infer<(typeof STAGE_SUMMARIES)[S]>;
+
+/** What a stage returns: its summary, and whether an earlier invocation had already finished it (so this one did nothing). */
+export type StageResult = { [S in StageName]: { stage: S; alreadyDone: boolean } & StageSummary<S> }[StageName];
+
+/** The run's single-valued records, by meta key. */
+export const META = {
+  /** The record layout the run was made with. */
+  schema: z.number().int(),
+  environment: Environment,
+  coverage: CoverageMap,
+  mutation: MutationSettings,
+  funnel: z.array(OperatorFunnel),
+  /** The BullMQ run id, kept so that a resumed coordinator finds its jobs. */
+  queueRun: z.string(),
+} as const;
+export type MetaKey = keyof typeof META;
+export type MetaValue<K extends MetaKey> = z.infer<(typeof META)[K]>;
