@@ -15,6 +15,7 @@ import { avaDetection } from './ava-detection.js';
 export const ava: RunnerAdapter = {
   name: 'ava',
   detection: avaDetection,
+  vocabulary: { modules: ['ava'], testFunctions: ['test'], assertions: ['is', 'deepEqual', 'notDeepEqual', 'truthy', 'falsy', 'true', 'false', 'throws', 'like'], expectations: [] },
   package: 'ava',
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

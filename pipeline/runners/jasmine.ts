@@ -12,6 +12,7 @@ import type { RunnerAdapter } from './types.js';
 export const jasmine: RunnerAdapter = {
   name: 'jasmine',
   detection: jasmineDetection,
+  vocabulary: { modules: [], testFunctions: ['it'], assertions: [], expectations: ['expect'] },
   package: 'jasmine',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

@@ -10,6 +10,7 @@ const supportsTestTimeout = (major: number | null) => major === null || major >=
 export const jest: RunnerAdapter = {
   name: 'jest',
   detection: jestDetection,
+  vocabulary: { modules: ['@jest/globals'], testFunctions: ['it', 'test'], assertions: [], expectations: ['expect'] },
   package: 'jest',
   isolatesFiles: true,
   findsTestFiles: true,

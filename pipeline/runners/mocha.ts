@@ -13,6 +13,7 @@ import { mochaDetection } from './mocha-detection.js';
 export const mocha: RunnerAdapter = {
   name: 'mocha',
   detection: mochaDetection,
+  vocabulary: { modules: ['mocha'], testFunctions: ['it', 'test'], assertions: [], expectations: [] },
   package: 'mocha',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {

@@ -12,6 +12,7 @@ import type { RunnerAdapter } from './types.js';
 export const script: RunnerAdapter = {
   name: 'script',
   detection: scriptDetection,
+  vocabulary: { modules: [], testFunctions: [], assertions: [], expectations: [] },
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
     return {

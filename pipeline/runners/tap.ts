@@ -17,6 +17,7 @@ import { tapDetection } from './tap-detection.js';
 export const tap: RunnerAdapter = {
   name: 'tap',
   detection: tapDetection,
+  vocabulary: { modules: ['tap'], testFunctions: ['test'], assertions: ['equal', 'same', 'strictSame', 'ok', 'notOk', 'throws', 'rejects', 'doesNotThrow', 'match', 'has', 'hasStrict'], expectations: [] },
   package: 'tap',
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {

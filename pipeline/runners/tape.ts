@@ -16,6 +16,7 @@ import { tapeDetection } from './tape-detection.js';
 export const tape: RunnerAdapter = {
   name: 'tape',
   detection: tapeDetection,
+  vocabulary: { modules: ['tape'], testFunctions: ['test'], assertions: ['equal', 'equals', 'deepEqual', 'isEqual', 'looseEqual', 'notEqual', 'notDeepEqual', 'ok', 'notOk', 'true', 'false', 'throws', 'doesNotThrow'], expectations: [] },
   package: 'tape',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

@@ -101,12 +101,25 @@ export interface RunnerDetection {
   tests(invocation: RunnerInvocation, facts: RepoFacts): DetectedTests;
 }
 
+/** The names a framework's test files are written in: problem statements read them to cut a repro and find the checked value. */
+export interface TestVocabulary {
+  /** Modules test files import the framework from; a repro leaves them out. */
+  modules: string[];
+  /** Functions that declare a test: `it(...)`, `test(...)`, and subtests called as methods, `t.test(...)`. */
+  testFunctions: string[];
+  /** Assertion functions and methods (`assert(v)`, `assert.equal(v, w)`, `t.is(v, w)`) whose first argument is the value checked. */
+  assertions: string[];
+  /** Functions whose argument a chained matcher checks: `expect(v).toBe(w)`. */
+  expectations: string[];
+}
+
 /** One test framework: how to call it, and how to read what it reports. */
 export interface RunnerAdapter {
   name: RunnerName;
   /** The npm package that provides the runner, whose installed version `command` is told. */
   package?: string;
   detection: RunnerDetection;
+  vocabulary: TestVocabulary;
   /**
    * Whether each test file runs in a fresh module registry or process, so that one file cannot
    * change what another sees (mocha, tape and jasmine load every file into one process).

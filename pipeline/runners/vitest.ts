@@ -16,6 +16,7 @@ const coverageOff = (major: number | null) => `--coverage.enabled=${major === 0 
 export const vitest: RunnerAdapter = {
   name: 'vitest',
   detection: vitestDetection,
+  vocabulary: { modules: ['vitest'], testFunctions: ['it', 'test'], assertions: [], expectations: ['expect'] },
   package: 'vitest',
   isolatesFiles: true,
   findsTestFiles: true,

@@ -4,7 +4,11 @@ import PQueue from 'p-queue';
 import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import { llmConfigFromEnv, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
-import { leakIn, primaryFailure, reproCode, styleFor, writeStatement, type StatementInput } from '../statements/problem-statement.js';
+import { styleFor, type StatementInput } from '../statements/input.js';
+import { leakIn } from '../statements/leak-check.js';
+import { reproCode } from '../statements/repro.js';
+import { writeStatement } from '../statements/statement.js';
+import { primaryFailure } from '../statements/symptom.js';
 import type { Candidate, FailedTest, Issue } from '../store/records.js';
 
 function linesAround(text: string, start: number, end: number): string[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '../common/errors.js';
-import type { StatementStyle } from './problem-statement.js';
+import type { StatementStyle } from './input.js';
 import type { Failure } from '../runners/types.js';
 
 /** An OpenAI-compatible chat endpoint: `${url}/chat/completions`. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { patchesOf } from '../../pipeline/store/candidates.js';
 import { issueFor, type StatementSources } from '../../pipeline/stages/issues.js';
 import { llmConfigFromEnv, parseStatement, writeWithLlm, type LlmConfig, type LlmStatementInput } from '../../pipeline/statements/llm-writer.js';
-import { styleFor } from '../../pipeline/statements/problem-statement.js';
+import { styleFor } from '../../pipeline/statements/input.js';
 import type { Candidate, FailedTest, Site } from '../../pipeline/store/records.js';
 
 const SOURCE = `export function clamp(value, low, high) {

@@ -2,7 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageOf } from '../../pipeline/stages/issues.js';
-import { informativeness, primaryFailure, STATEMENT_STYLES, styleFor, writeStatement, type StatementInput, type StatementStyle } from '../../pipeline/statements/problem-statement.js';
+import { STATEMENT_STYLES, styleFor, type StatementInput, type StatementStyle } from '../../pipeline/statements/input.js';
+import { writeStatement } from '../../pipeline/statements/statement.js';
+import { informativeness, primaryFailure } from '../../pipeline/statements/symptom.js';
 import type { FailedTest } from '../../pipeline/store/records.js';
 import { tempDir } from '../helpers.js';
 

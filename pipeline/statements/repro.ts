@@ -1,0 +1,252 @@
+import { dirname, join, normalize, relative } from 'node:path';
+import type { CallExpression, Node, Statement, StringLiteral } from '@babel/types';
+import { parseSource } from '../../mutators/parse.js';
+import type { SourceFile } from '../../mutators/types.js';
+import { childrenOf } from '../../mutators/walk.js';
+import { allRunners } from '../runners/index.js';
+import type { FailedTest } from '../store/records.js';
+import type { StatementInput } from './input.js';
+
+/** What every framework's test files may be written in, as their adapters name it. */
+const vocabulary = (word: 'modules' | 'testFunctions' | 'assertions' | 'expectations'): Set<string> =>
+  new Set(allRunners().flatMap((runner) => runner.vocabulary[word]));
+const TEST_FUNCTIONS = vocabulary('testFunctions');
+const ASSERTIONS = vocabulary('assertions');
+const EXPECTATIONS = vocabulary('expectations');
+/** The test framework itself is not part of a repro. */
+const TEST_FRAMEWORKS = vocabulary('modules');
+
+/** `it(...)`, `test.only(...)`, and the subtests of tape and tap, `t.test(...)`. */
+function isTestCall(call: CallExpression): boolean {
+  const { callee } = call;
+  if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && TEST_FUNCTIONS.has(callee.property.name)) return true;
+  return TEST_FUNCTIONS.has(calleeName(call) ?? '');
+}
+
+/** The checked value of an assertion: `assert.x(v)`, `t.deepEqual(v, ...)`, `expect(v).toBe(...)`. */
+export function assertionSubject(call: CallExpression): Node | null {
+  let node: Node = call;
+  // expect(v).not.toBe(w): down the chain to the expect(v) call.
+  while (node.type === 'CallExpression' && node.callee.type === 'MemberExpression') node = node.callee.object;
+  while (node.type === 'MemberExpression') node = node.object;
+  if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && EXPECTATIONS.has(node.callee.name)) return firstArgument(node);
+  const { callee } = call;
+  const method = callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : null;
+  // assert(v), assert.x(v), t.x(v), and assertions imported bare: strictEqual(v, w).
+  const bare = callee.type === 'Identifier' && ASSERTIONS.has(callee.name);
+  if (ASSERTIONS.has(calleeName(call) ?? '') || bare || (method && ASSERTIONS.has(method))) return firstArgument(call);
+  return null;
+}
+
+function firstArgument(call: CallExpression): Node | null {
+  const first = call.arguments[0];
+  return first && first.type !== 'SpreadElement' && first.type !== 'ArgumentPlaceholder' ? first : null;
+}
+
+function calleeName(call: CallExpression): string | null {
+  let callee: Node = call.callee;
+  while (callee.type === 'MemberExpression') callee = callee.object;
+  return callee.type === 'Identifier' ? callee.name : null;
+}
+
+interface TestAt {
+  body: Node;
+  /** Statement lists around the test, outermost (the module) first: where its fixtures live. */
+  scopes: Statement[][];
+}
+
+/** The innermost `it(...)`/`test(...)` callback around a line, and the scopes around it. */
+function testAt(file: SourceFile, line: number): TestAt | null {
+  let found: TestAt | null = null;
+  const scopes: Statement[][] = [file.ast.program.body];
+  const visit = (node: Node): void => {
+    if (node.loc && (node.loc.start.line > line || node.loc.end.line < line)) return;
+    if (node.type === 'CallExpression' && isTestCall(node)) {
+      const callback = node.arguments.at(-1);
+      if (callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression')) found = { body: callback.body, scopes: [...scopes] };
+    }
+    const opensScope = (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') && node.body.type === 'BlockStatement';
+    if (opensScope) scopes.push((node.body as { body: Statement[] }).body);
+    for (const child of childrenOf(node)) visit(child);
+    if (opensScope) scopes.pop();
+  };
+  visit(file.ast.program);
+  return found;
+}
+
+const mentions = (code: string, name: string): boolean => new RegExp(`(^|[^\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(code);
+
+/** Names a binding pattern introduces: `x`, `{ a, b: c, ...rest }`, `[first = 1]`. */
+function boundNames(pattern: Node): string[] {
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern.name];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((property) => boundNames(property.type === 'RestElement' ? property.argument : property.value));
+    case 'ArrayPattern':
+      return pattern.elements.flatMap((element) => (element ? boundNames(element) : []));
+    case 'AssignmentPattern':
+      return boundNames(pattern.left);
+    case 'RestElement':
+      return boundNames(pattern.argument);
+    default:
+      return [];
+  }
+}
+
+/** Names a declaration introduces (fixtures: `const sorted = [...]`, `const { clamp } = require(...)`, helpers, classes). */
+function declaredNames(statement: Statement): string[] {
+  if (statement.type === 'VariableDeclaration') return statement.declarations.flatMap((declarator) => boundNames(declarator.id));
+  if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && statement.id) return [statement.id.name];
+  return [];
+}
+
+/** Declarations from the scopes around the test that the snippet uses, directly or through each other, in source order. */
+function fixturesFor(scopes: Statement[][], snippet: string, codeOf: (node: Node) => string): Statement[] {
+  const available = scopes.flat().filter((statement) => declaredNames(statement).length > 0);
+  const chosen = new Set<Statement>();
+  let code = snippet;
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const statement of available) {
+      if (!chosen.has(statement) && declaredNames(statement).some((name) => mentions(code, name))) {
+        chosen.add(statement);
+        code += `\n${codeOf(statement)}`;
+        grew = true;
+      }
+    }
+  }
+  return available.filter((statement) => chosen.has(statement));
+}
+
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indents = lines.slice(1).filter((line) => line.trim() !== '').map((line) => line.match(/^\s*/)![0].length);
+  const cut = Math.min(...indents, Infinity);
+  return lines.map((line, index) => (index === 0 || !Number.isFinite(cut) ? line.trimStart() : line.slice(cut))).join('\n');
+}
+
+const SOURCE_EXTENSION = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+/** Folders that hold a package's code but are no part of how users name it: `src/index.ts` builds to `dist/index.js`. */
+const LAYOUT_FOLDERS = new Set(['src', 'lib', 'dist', 'build', 'out', 'esm', 'cjs']);
+
+/** A repository-relative module path as a package subpath: no extension, no `/index`. */
+function modulePath(path: string): string {
+  const bare = normalize(path).replace(SOURCE_EXTENSION, '').replace(/(^|\/)index$/, '').replace(/\/$/, '');
+  return bare === '.' ? '' : bare;
+}
+
+/** What identifies an entry file whether a test imports it from source or the manifest names the build. */
+function entryKey(path: string): string {
+  const parts = modulePath(path).split('/').filter((part) => part !== '');
+  while (parts.length > 0 && LAYOUT_FOLDERS.has(parts[0]!)) parts.shift();
+  return parts.join('/');
+}
+
+/** Maps a test's relative module specifiers to the package's public names: `../src/index.js` to `pkg`, `../src/x.js` to `pkg/src/x`. */
+function publicSpecifiers(input: StatementInput, testFile: string): (specifier: string) => string {
+  const entries = new Set(input.entryPoints.map(entryKey));
+  return (specifier) => {
+    if (!specifier.startsWith('.')) return specifier;
+    const path = relative('.', join(dirname(testFile), specifier));
+    if (path.startsWith('..')) return specifier;
+    return entries.has(entryKey(path)) ? input.packageName : `${input.packageName}/${modulePath(path)}`;
+  };
+}
+
+/** The string arguments of `require('./x')` and `import('../x')`: CommonJS and dynamic imports of the package. */
+function relativeModuleArguments(file: SourceFile): StringLiteral[] {
+  const found: StringLiteral[] = [];
+  const visit = (node: Node): void => {
+    if (node.type === 'CallExpression' && (node.callee.type === 'Import' || (node.callee.type === 'Identifier' && node.callee.name === 'require'))) {
+      const [argument] = node.arguments;
+      if (argument?.type === 'StringLiteral' && argument.value.startsWith('.')) found.push(argument);
+    }
+    for (const child of childrenOf(node)) visit(child);
+  };
+  visit(file.ast.program);
+  return found;
+}
+
+/** Import lines for what the code uses, only those names, from the package's public names. */
+function importsFor(file: SourceFile, code: string, publicName: (specifier: string) => string): string[] {
+  const lines: string[] = [];
+  for (const statement of file.ast.program.body) {
+    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type' || TEST_FRAMEWORKS.has(statement.source.value)) continue;
+    const used = statement.specifiers.filter((specifier) => mentions(code, specifier.local.name));
+    if (used.length === 0) continue;
+    const clauses: string[] = [];
+    const named: string[] = [];
+    for (const specifier of used) {
+      if (specifier.type === 'ImportDefaultSpecifier') clauses.push(specifier.local.name);
+      else if (specifier.type === 'ImportNamespaceSpecifier') clauses.push(`* as ${specifier.local.name}`);
+      else {
+        const imported = specifier.imported.type === 'Identifier' ? specifier.imported.name : JSON.stringify(specifier.imported.value);
+        named.push(imported === specifier.local.name ? imported : `${imported} as ${specifier.local.name}`);
+      }
+    }
+    if (named.length > 0) clauses.push(`{ ${named.join(', ')} }`);
+    lines.push(`import ${clauses.join(', ')} from '${publicName(statement.source.value)}';`);
+  }
+  return lines;
+}
+
+export interface Repro {
+  code: string;
+  /** The statement that failed. */
+  failing: Statement | null;
+  /** The repro's statements, fixtures first and the failing one last: where its values come from. */
+  statements: Statement[];
+  source: SourceFile;
+}
+
+/** The failing test's own code up to the failing statement, with the fixtures and imports it needs. */
+function reproOf(test: FailedTest, text: string, input: StatementInput): Repro | null {
+  const location = test.failure?.location;
+  if (!location) return null;
+  let source: SourceFile;
+  try {
+    source = parseSource(test.file, text);
+  } catch {
+    return null;
+  }
+  const around = testAt(source, location.line);
+  if (!around) return null;
+  const publicName = publicSpecifiers(input, test.file);
+  const moduleArguments = relativeModuleArguments(source);
+  /** The source between two offsets, with required paths renamed to the package's public names. */
+  const codeBetween = (start: number, end: number): string => {
+    let code = '';
+    let at = start;
+    for (const argument of moduleArguments.filter((literal) => literal.start! >= start && literal.end! <= end)) {
+      const quote = text[argument.start!]!;
+      code += `${text.slice(at, argument.start!)}${quote}${publicName(argument.value)}${quote}`;
+      at = argument.end!;
+    }
+    return code + text.slice(at, end);
+  };
+  const codeOf = (node: Node): string => codeBetween(node.start!, node.end!);
+  const { body } = around;
+  const statements: Statement[] = body.type === 'BlockStatement' ? body.body : [];
+  const index = statements.findIndex((statement) => statement.loc!.start.line <= location.line && statement.loc!.end.line >= location.line);
+  const kept = statements.slice(0, index + 1);
+  let snippet: string;
+  if (body.type !== 'BlockStatement') snippet = `${codeOf(body)};`;
+  else if (index === -1) return null;
+  else snippet = dedent(codeBetween(kept[0]!.start!, kept.at(-1)!.end!));
+  const fixtures = fixturesFor(around.scopes, snippet, codeOf);
+  const fixtureCode = fixtures.map((statement) => dedent(codeOf(statement)));
+  const imports = importsFor(source, [...fixtureCode, snippet].join('\n'), publicName);
+  const blocks = [imports.join('\n'), fixtureCode.join('\n'), snippet].filter((block) => block !== '');
+  return { code: blocks.join('\n\n'), failing: index === -1 ? null : statements[index]!, statements: [...fixtures, ...kept], source };
+}
+
+export function reproFor(input: StatementInput, test: FailedTest): Repro | null {
+  const text = input.readTest(test.file);
+  return text === undefined ? null : reproOf(test, text, input);
+}
+
+/** The repro code for a failed test, cut from its test file, or null when there is none to cut. */
+export function reproCode(input: StatementInput, test: FailedTest): string | null {
+  return reproFor(input, test)?.code ?? null;
+}

@@ -1,0 +1,144 @@
+import type { CallExpression, Expression, NewExpression, Node, Statement } from '@babel/types';
+import type { FailedTest } from '../store/records.js';
+import { assertionSubject, type Repro } from './repro.js';
+
+/** Values longer than this are cut in a statement. */
+const VALUE_LIMIT = 300;
+
+/**
+ * How much a failure tells a reader, higher is better: compared values, then an error the code
+ * threw, then another failed check (a missing exception), then a crash (a test that errored, timed
+ * out or never reported); within a kind, one with a location (a repro can be cut) first. A failure
+ * without details scores 0: there is nothing to write from.
+ */
+export function informativeness(test: FailedTest): number {
+  if (!test.failure) return 0;
+  const symptom = symptomOf(test.failure);
+  const kind = test.status !== 'fail' ? 1 : symptom.kind === 'value' ? 4 : symptom.kind === 'error' && symptom.thrown ? 3 : 2;
+  return kind * 2 + (test.failure.location ? 1 : 0);
+}
+
+/** The failure that speaks for the candidate: the most informative, the first reported among equals. */
+export function primaryFailure(failed: FailedTest[]): FailedTest | null {
+  let best: FailedTest | null = null;
+  for (const test of failed) if (informativeness(test) > (best ? informativeness(best) : 0)) best = test;
+  return best;
+}
+
+export type Symptom =
+  | { kind: 'value'; expected: string; actual: string }
+  /** The code returned where it should have thrown (or rejected), with the error class expected, when named. */
+  | { kind: 'no-throw'; rejects: boolean; error: string | null }
+  /** An error the code threw, or a failed check that only says what went wrong. */
+  | { kind: 'error'; thrown: boolean; error: string };
+
+export function symptomOf(failure: NonNullable<FailedTest['failure']>): Symptom {
+  const rejects = failure.operator === 'rejects' || /Missing expected rejection/.test(failure.message);
+  if (rejects || failure.operator === 'throws' || /Missing expected exception|did not throw/.test(failure.message)) {
+    // node's assert names the class it waited for: "Missing expected exception (RangeError)."
+    return { kind: 'no-throw', rejects, error: /^Missing expected \w+ \((\w+)\)/.exec(failure.message)?.[1] ?? null };
+  }
+  // Values to compare make a wrong result, whatever class the runner gives its assertion error.
+  if (failure.expected !== undefined && failure.actual !== undefined) return { kind: 'value', expected: clip(failure.expected), actual: clip(failure.actual) };
+  const thrown = failure.name !== undefined && failure.name !== 'AssertionError';
+  const error = thrown && !failure.message.startsWith(failure.name!) ? `${failure.name}: ${failure.message}` : failure.message;
+  return { kind: 'error', thrown, error: clip(error.split('\n')[0]!) };
+}
+
+function clip(value: string): string {
+  return value.length > VALUE_LIMIT ? `${value.slice(0, VALUE_LIMIT)}…` : value;
+}
+
+/** Code short enough to name in a sentence. */
+const SHOWN_LIMIT = 60;
+
+/** What the failing statement is about: the call that misbehaved and, when the check looks at part of its result, that part. */
+export interface Subject {
+  /** The call by its public function, with its arguments (`ShoppingCart.total()`, when short) and without (`ShoppingCart.total`). */
+  call: { shown: string; name: string } | null;
+  awaited: boolean;
+  /** The checked value when it is not the call itself, e.g. `result.length`. */
+  checked: string | null;
+}
+
+/** The expression a callback body consists of: `() => f(x)` or `() => { f(x); }`. */
+function soleExpression(body: Node): Node | null {
+  if (body.type !== 'BlockStatement') return body;
+  const [only, ...rest] = body.body;
+  return rest.length === 0 && only?.type === 'ExpressionStatement' ? only.expression : null;
+}
+
+/** The node the failing statement checks, or that threw: the subject of its assertion, else the statement's own expression. */
+function checkedNode(statement: Statement | null): Node | null {
+  if (statement?.type === 'VariableDeclaration') return statement.declarations[0]?.init ?? null;
+  if (statement?.type !== 'ExpressionStatement') return null;
+  const expression = statement.expression.type === 'AwaitExpression' ? statement.expression.argument : statement.expression;
+  const subject = expression.type === 'CallExpression' ? assertionSubject(expression) ?? expression : expression;
+  // assert.throws(() => f(x)): the subject is the call inside the callback.
+  if (subject.type === 'ArrowFunctionExpression' || subject.type === 'FunctionExpression') return soleExpression(subject.body) ?? subject;
+  return subject;
+}
+
+const isCall = (node: Node): node is CallExpression | NewExpression => node.type === 'CallExpression' || node.type === 'NewExpression';
+
+/** The value a name was last given in the repro before the failing statement: `const result = f(x)`, `result = f(x)`. */
+function assignedValue(repro: Repro, name: string): Expression | null {
+  let value: Expression | null = null;
+  for (const statement of repro.statements) {
+    if (statement === repro.failing) break;
+    if (statement.type === 'VariableDeclaration') {
+      for (const declarator of statement.declarations) if (declarator.id.type === 'Identifier' && declarator.id.name === name && declarator.init) value = declarator.init;
+    } else if (statement.type === 'ExpressionStatement' && statement.expression.type === 'AssignmentExpression') {
+      const { left, right } = statement.expression;
+      if (left.type === 'Identifier' && left.name === name) value = right;
+    }
+  }
+  return value;
+}
+
+/** What a member chain reads from: `result` in `result.items[0]`, `f(x)` in `f(x).length`. */
+function chainRoot(node: Node): Node {
+  while (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') node = node.object;
+  return node;
+}
+
+/** A call named by its public function: `cart.total()` on a `new ShoppingCart()` reads `ShoppingCart.total()`. */
+function callText(repro: Repro, call: CallExpression | NewExpression): NonNullable<Subject['call']> {
+  const code = textOf(repro, call);
+  const calleeCode = textOf(repro, call.callee);
+  let name = calleeCode;
+  const { callee } = call;
+  if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.property.type === 'Identifier' && !callee.computed) {
+    const instance = assignedValue(repro, callee.object.name);
+    if (instance?.type === 'NewExpression' && instance.callee.type === 'Identifier') name = `${instance.callee.name}.${callee.property.name}`;
+  }
+  const prefix = call.type === 'NewExpression' ? 'new ' : '';
+  const full = `${prefix}${name}${code.slice(code.indexOf(calleeCode) + calleeCode.length)}`;
+  return { shown: full.length <= SHOWN_LIMIT ? full : `${prefix}${name}`, name: `${prefix}${name}` };
+}
+
+const textOf = (repro: Repro, node: Node): string => repro.source.text.slice(node.start!, node.end!).replace(/\s+/g, ' ');
+
+export function subjectOf(repro: Repro | null): Subject {
+  const none: Subject = { call: null, awaited: false, checked: null };
+  const node = repro && checkedNode(repro.failing);
+  if (!repro || !node) return none;
+  const awaited = node.type === 'AwaitExpression';
+  const value = node.type === 'AwaitExpression' ? node.argument : node;
+  if (isCall(value)) return { call: callText(repro, value), awaited, checked: null };
+  const root = chainRoot(value);
+  const checked = textOf(repro, value);
+  // Part of a call's result, `f(x).length`: the checked text names the function already.
+  if (isCall(root)) {
+    const call = callText(repro, root);
+    const rest = checked.slice(textOf(repro, root).length);
+    return { ...none, checked: `${call.shown === call.name ? `${call.name}(…)` : call.shown}${rest}` };
+  }
+  // A value computed earlier: `const result = f(x); assert.deepEqual(result.items, ...)`.
+  const origin = root.type === 'Identifier' ? assignedValue(repro, root.name) : null;
+  const originCall = origin?.type === 'AwaitExpression' ? origin.argument : origin;
+  const shownChecked = checked.length <= SHOWN_LIMIT ? checked : null;
+  if (!originCall || !isCall(originCall)) return { ...none, checked: shownChecked };
+  return { call: callText(repro, originCall), awaited: origin!.type === 'AwaitExpression', checked: value.type === 'Identifier' ? null : shownChecked };
+}
+
