@@ -61,6 +61,7 @@ function save() {
 // ---------------------------------------------------------------------------------------------------------------
 // Commands
 
+// eslint-disable-next-line no-control-regex -- terminal escape sequences are made of control characters
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
 
 /** Runs a shell command under nice in its own process group; output goes to a log file. */
