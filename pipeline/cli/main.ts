@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Logger, StageContext, StageResult } from '../stages/context.js';
+import type { Logger } from '../common/logger.js';
+import type { StageContext, StageResult } from '../stages/context.js';
 import { bytesOf, CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
 import { UserError } from '../common/errors.js';
 import { exportDataset } from '../stages/export.js';

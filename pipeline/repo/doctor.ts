@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '../stages/context.js';
+import type { Logger } from '../common/logger.js';
 import { detect } from './detect.js';
 import { factsOf } from './facts.js';
 import { probe, type ProbeReport } from './probe.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'n
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Logger } from '../stages/context.js';
+import type { Logger } from '../common/logger.js';
 import { UserError } from '../common/errors.js';
 import { git } from '../common/git.js';
 import { detect } from './detect.js';

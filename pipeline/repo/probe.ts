@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../stages/context.js';
+import type { Logger } from '../common/logger.js';
 import { UserError } from '../common/errors.js';
 import { installedVersion } from '../runners/run-tests.js';
 import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';

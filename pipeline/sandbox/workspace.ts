@@ -6,14 +6,22 @@ import { UserError } from '../common/errors.js';
 import { commitAll, git } from '../common/git.js';
 import { unreachableHostError } from '../repo/install-sources.js';
 import { isGitUrl } from '../repo/profile.js';
-import type { StageContext } from '../stages/context.js';
+import type { Logger } from '../common/logger.js';
+import type { RepoProfile } from '../repo/profile.js';
 import { connectEngine } from './docker.js';
 import { environmentImage, type EnvironmentImage } from './images.js';
 import { LocalSandbox } from './local.js';
 import { nodeRuntime } from './node-runtime.js';
 
+/** Where a repository comes from (a local path or a git URL) and its profile. */
+export interface WorkspaceSource {
+  location: string;
+  profile: RepoProfile;
+  log: Logger;
+}
+
 /** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
-export async function materialize({ location, profile }: Pick<StageContext, 'location' | 'profile'>, workspace: string): Promise<string> {
+export async function materialize({ location, profile }: Pick<WorkspaceSource, 'location' | 'profile'>, workspace: string): Promise<string> {
   await rm(workspace, { recursive: true, force: true });
   await mkdir(dirname(workspace), { recursive: true });
   const local = !isGitUrl(location);
@@ -35,14 +43,14 @@ export async function materialize({ location, profile }: Pick<StageContext, 'loc
  * The repository at its commit in `workspace`, installed and built on this machine, as setup
  * prepares it; returns the base commit. Evaluation prepares its workspaces this way too.
  */
-export async function preparedWorkspace(source: Pick<StageContext, 'location' | 'profile' | 'log'>, workspace: string): Promise<string> {
+export async function preparedWorkspace(source: WorkspaceSource, workspace: string): Promise<string> {
   const commit = await materialize(source, workspace);
   await installed(source, workspace);
   return commit;
 }
 
 /** Installs and builds the repository in `workspace` with the Node.js its profile names, on this machine. */
-export async function installed({ profile, log }: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<{ sandbox: LocalSandbox; node: string }> {
+export async function installed({ profile, log }: Pick<WorkspaceSource, 'profile' | 'log'>, workspace: string): Promise<{ sandbox: LocalSandbox; node: string }> {
   const node = await nodeRuntime(profile.node, log.info);
   const sandbox = LocalSandbox.at(workspace, profile.env, node);
   for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
@@ -63,7 +71,7 @@ export async function installed({ profile, log }: Pick<StageContext, 'profile' |
  * The environment image of a repository from its profile alone, as `swesynth docker build` makes
  * it to rebuild a dataset's images: the code at the commit, installed and built on the base image.
  */
-export async function buildImageFromProfile(source: Pick<StageContext, 'location' | 'profile'>, baseImage: string, log: (line: string) => void): Promise<EnvironmentImage> {
+export async function buildImageFromProfile(source: Pick<WorkspaceSource, 'location' | 'profile'>, baseImage: string, log: (line: string) => void): Promise<EnvironmentImage> {
   const scratch = await mkdtemp(join(tmpdir(), 'swesynth-build-'));
   try {
     const workspace = join(scratch, 'workspace');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Logger } from '../stages/context.js';
+import type { Logger } from '../common/logger.js';
 import { UserError } from '../common/errors.js';
 import { judge, type Judge, openJudge, Outcome, ValidationSpec } from '../validation/judge.js';
 import { processAlive } from '../common/process-alive.js';

@@ -1,3 +1,4 @@
+import type { Logger } from '../common/logger.js';
 import type { RepoProfile } from '../repo/profile.js';
 import type { SplitRule } from '../dataset/splits.js';
 import type { MutationSettings } from '../store/records.js';
@@ -33,11 +34,6 @@ export interface RunOptions {
   datasetVersion: string | null;
   outDir: string;
   progress: boolean;
-}
-
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
 }
 
 /** What every stage gets: the run's store, the repository and the options. */
