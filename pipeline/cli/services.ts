@@ -10,7 +10,8 @@ import { requireEarlierStages } from '../stages/index.js';
 import { writeDataset } from '../dataset/write.js';
 import { evaluate, loadDataset, readPredictions, type Prediction } from '../dataset/grading.js';
 import { preparedWorkspace } from '../sandbox/workspace.js';
-import { RepoProfile, resolveTarget, slugOf } from '../repo/profile.js';
+import { RepoProfile, slugOf } from '../repo/profile.js';
+import { resolveTarget } from '../repo/target.js';
 import { combineStats, statsOf, type Stats } from '../dataset/stats.js';
 import { RunStore } from '../store/run-store.js';
 

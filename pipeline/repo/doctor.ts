@@ -5,7 +5,8 @@ import type { Logger } from '../common/logger.js';
 import { detect } from './detect.js';
 import { factsOf } from './facts.js';
 import { probe, type ProbeReport } from './probe.js';
-import { resolveTarget, type RepoProfile } from './profile.js';
+import type { RepoProfile } from './profile.js';
+import { resolveTarget } from './target.js';
 
 export interface DoctorReport {
   profile: RepoProfile;

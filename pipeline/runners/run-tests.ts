@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import type { ExecResult, Sandbox } from '../sandbox/types.js';
-import type { Command, RunnerAdapter, RunnerRequest, TestResult } from './types.js';
+import type { Command, ExecResult, Sandbox } from '../sandbox/types.js';
+import type { RunnerAdapter, RunnerRequest, TestResult } from './types.js';
 
 export type TestRun =
   | { kind: 'results'; results: TestResult[]; durationMs: number }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RepoFacts } from '../repo/facts.js';
+import type { Command, Toolchain } from '../sandbox/types.js';
 
 export const TestStatus = z.enum(['pass', 'fail', 'skip', 'error', 'timeout']);
 export type TestStatus = z.infer<typeof TestStatus>;
@@ -29,26 +30,6 @@ export const TestResult = z.object({
   failure: Failure.optional(),
 });
 export type TestResult = z.infer<typeof TestResult>;
-
-/** A process to start in the sandbox's root, or in a folder of it. */
-export interface Command {
-  file: string;
-  args: string[];
-  /** The folder to start in, relative to the sandbox's root (a workspace package); absent, the root. */
-  cwd?: string;
-  env?: Record<string, string>;
-  /** Write the process's standard output to this file (for runners that report on stdout). */
-  stdoutFile?: string;
-}
-
-/** Where a sandbox has the programs swesynth brings along: Node.js and swesynth's runner files. */
-export interface Toolchain {
-  node: string;
-  /** The version of `node` (`v20.20.0`), or null when it cannot be told; adapters then speak to the newest. */
-  nodeVersion: string | null;
-  /** The absolute path, inside the sandbox, of a reporter or preload from pipeline/runners/. */
-  runnerFile(name: string): string;
-}
 
 export interface RunnerRequest {
   /** The repository's test files, repository-relative. */

@@ -4,7 +4,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { UserError } from '../common/errors.js';
 import { processAlive } from '../common/process-alive.js';
-import type { Command, Toolchain } from '../runners/types.js';
+import type { Command, Toolchain } from './types.js';
 import { tarOf } from './tar.js';
 import type { ExecResult, Sandbox } from './types.js';
 

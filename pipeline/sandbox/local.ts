@@ -3,7 +3,7 @@ import { cp, lstat, mkdir, readdir, readFile, realpath, rm, symlink, writeFile }
 import { basename, dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { reporterPath } from '../common/paths.js';
-import type { Command, Toolchain } from '../runners/types.js';
+import type { Command, Toolchain } from './types.js';
 import type { NodeRuntime } from './node-runtime.js';
 import type { ExecResult, Sandbox } from './types.js';
 

@@ -1,4 +1,22 @@
-import type { Command, Toolchain } from '../runners/types.js';
+/** A process to start in the sandbox's root, or in a folder of it. */
+export interface Command {
+  file: string;
+  args: string[];
+  /** The folder to start in, relative to the sandbox's root (a workspace package); absent, the root. */
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Write the process's standard output to this file (for runners that report on stdout). */
+  stdoutFile?: string;
+}
+
+/** Where a sandbox has the programs swesynth brings along: Node.js and swesynth's runner files. */
+export interface Toolchain {
+  node: string;
+  /** The version of `node` (`v20.20.0`), or null when it cannot be told; adapters then speak to the newest. */
+  nodeVersion: string | null;
+  /** The absolute path, inside the sandbox, of a reporter or preload from pipeline/runners/. */
+  runnerFile(name: string): string;
+}
 
 export interface ExecResult {
   exitCode: number | null;

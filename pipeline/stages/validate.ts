@@ -5,7 +5,7 @@ import type { StageContext, StageResult } from './context.js';
 import { UserError } from '../common/errors.js';
 import { judge, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
 import { isGitUrl } from '../repo/profile.js';
-import { Progress } from '../cli/progress.js';
+import { Progress } from '../common/progress.js';
 import type { Candidate } from '../store/records.js';
 import { connectEngine, pruneContainers } from '../sandbox/docker.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
