@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import type { Logger } from '../common/logger.js';
 import type { StageContext, StageResult } from '../stages/context.js';
-import { bytesOf, CONFIG_FILE, DEFAULTS, loadConfig } from './config.js';
-import { UserError } from '../common/errors.js';
+import { loadConfig } from './config.js';
+import { addOptions, dockerOf, resolveOptions, RUN_OPTIONS, WORKER_OPTIONS, type ResolvedOptions } from './options.js';
+import { describeIssues, UserError } from '../common/errors.js';
+import { RepoProfile } from '../repo/profile.js';
 import { exportDataset } from '../stages/export.js';
 import { doctor } from '../repo/doctor.js';
 import { init } from '../repo/init.js';
@@ -13,14 +15,39 @@ import { openRun } from './services.js';
 import { requireEarlierStages, STAGES } from '../stages/index.js';
 import type { StageName } from '../store/run-store.js';
 import { connectEngine, pruneContainers } from '../sandbox/docker.js';
-import { DEFAULT_BASE_IMAGE } from '../sandbox/images.js';
-import { DEFAULT_QUEUE, runWorker } from '../scheduling/bullmq.js';
+import { runWorker } from '../scheduling/bullmq.js';
 import { buildImageFromProfile } from '../sandbox/workspace.js';
-import { collectStats, evaluateDataset, exportFromRuns, sourcesOf, type RunSettings } from './services.js';
+import { collectStats, evaluateDataset, exportFromRuns, sourcesOf } from './services.js';
 import { diffDatasets, verifyDataset } from '../dataset/read.js';
 import { statsHtml } from '../dataset/stats-html.js';
 import { funnelTable, repoTable, statsOf } from '../dataset/stats.js';
 import { GENERATOR } from '../common/version.js';
+
+/** The profile fields `init` is told to set, each checked against the profile's schema before anything is detected or cloned. */
+function profileOverrides(flags: InitFlags): Record<string, unknown> {
+  const fields = RepoProfile.shape;
+  const overrides: Record<string, unknown> = {};
+  const given: Array<[string, string, () => unknown]> = [
+    ...(['runner', 'install', 'build'] as const).flatMap((field) => (flags[field] === undefined ? [] : [[`--${field} ${flags[field]}`, field, () => flags[field]] as [string, string, () => unknown]])),
+    ...(flags.set ?? []).map((assignment): [string, string, () => unknown] => {
+      const [field, ...rest] = assignment.split('=');
+      return [`--set ${assignment}`, field!, () => {
+        try {
+          return JSON.parse(rest.join('='));
+        } catch {
+          throw new UserError(`--set ${assignment}: the value is not JSON`, 'quote strings and arrays, e.g. --set \'tests=["test/**/*.js"]\'');
+        }
+      }];
+    }),
+  ];
+  for (const [flag, field, valueOf] of given) {
+    if (!(field in fields)) throw new UserError(`${flag}: a repo profile has no field "${field}"; the fields are ${Object.keys(fields).join(', ')}`);
+    const parsed = fields[field as keyof typeof fields].safeParse(valueOf());
+    if (!parsed.success) throw new UserError(`${flag}: ${describeIssues(parsed.error, [])}`);
+    overrides[field] = parsed.data;
+  }
+  return overrides;
+}
 
 interface InitFlags {
   commit?: string;
@@ -41,114 +68,22 @@ function probeLine(report: ProbeReport): string {
   return `${ran}: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s`;
 }
 
-interface Flags {
-  runDir?: string;
-  fresh?: boolean;
-  json?: boolean;
-  config?: string;
-  concurrency?: number;
-  seed?: number;
-  operators?: string[];
-  maxCandidates?: number;
-  maxPerOperator?: number;
-  maxPerUnit?: number;
-  minComplexity?: number;
-  maxUnitLines?: number;
-  multiSite?: number;
-  typeCheck?: boolean;
-  combine?: number;
-  sandbox?: 'local' | 'docker';
-  visibleTests?: boolean;
-  split?: 'hash' | 'repo';
-  testShare?: number;
-  baseImage?: string;
-  dockerMemory?: string;
-  dockerCpus?: number;
-  baselineRuns?: number;
-  wholeSuite?: boolean;
-  killOnly?: boolean;
-  scheduler?: 'in-process' | 'bullmq';
-  redis?: string;
-  queue?: string;
-  dataset?: string;
-  datasetVersion?: string;
-  out?: string;
-  progress?: boolean;
-}
-
-function probability(value: string): number {
-  const parsed = Number(value);
-  if (!(parsed >= 0 && parsed <= 1)) throw new InvalidArgumentError('expected a probability between 0 and 1');
-  return parsed;
-}
-
-/** A cap of 0 means no cap. */
-function cap(value: number): number | null {
-  return value === 0 ? null : value;
-}
-
-function integer(min: number) {
-  return (value: string): number => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < min) throw new InvalidArgumentError(`expected an integer of at least ${min}`);
-    return parsed;
-  };
-}
-
 const log: Logger = {
   info: (message) => process.stderr.write(`${message}\n`),
   warn: (message) => process.stderr.write(`warning: ${message}\n`),
 };
 
-/** The options of a run: flags first, then the config file, then the defaults. */
-function runOptionsOf(flags: Flags): RunSettings {
-  const config = loadConfig(flags.config);
-  return {
-    runsDir: config.runsDir ?? DEFAULTS.runsDir,
-    runDir: flags.runDir,
-    fresh: flags.fresh ?? false,
-    options: {
-      concurrency: flags.concurrency ?? config.concurrency ?? DEFAULTS.concurrency,
-      seed: flags.seed ?? config.seed ?? DEFAULTS.seed,
-      mutation: {
-        operators: flags.operators ?? config.operators ?? [],
-        maxCandidates: cap(flags.maxCandidates ?? config.maxCandidates ?? DEFAULTS.maxCandidates),
-        maxPerOperator: cap(flags.maxPerOperator ?? config.maxPerOperator ?? DEFAULTS.maxPerOperator),
-        maxPerUnit: cap(flags.maxPerUnit ?? config.maxPerUnit ?? DEFAULTS.maxPerUnit),
-        minComplexity: flags.minComplexity ?? config.minComplexity ?? DEFAULTS.minComplexity,
-        maxUnitLines: flags.maxUnitLines ?? config.maxUnitLines ?? DEFAULTS.maxUnitLines,
-        multiSite: flags.multiSite ?? config.multiSite ?? DEFAULTS.multiSite,
-        // commander sets typeCheck to true unless --no-type-check is given, so the config file decides only then.
-        typeCheck: flags.typeCheck === false ? false : config.typeCheck ?? DEFAULTS.typeCheck,
-      },
-      combine: flags.combine ?? config.combine ?? DEFAULTS.combine,
-      sandbox: flags.sandbox ?? config.sandbox ?? DEFAULTS.sandbox,
-      visibleTests: flags.visibleTests ?? config.visibleTests ?? false,
-      split: flags.split ?? config.split ?? DEFAULTS.split,
-      testShare: flags.testShare ?? config.testShare ?? DEFAULTS.testShare,
-      docker: {
-        baseImage: flags.baseImage ?? process.env.SWESYNTH_BASE_IMAGE ?? config.baseImage ?? DEFAULT_BASE_IMAGE,
-        limits: { memoryBytes: bytesOf(flags.dockerMemory ?? config.dockerMemory ?? DEFAULTS.dockerMemory), cpus: flags.dockerCpus ?? config.dockerCpus ?? DEFAULTS.dockerCpus, pids: DEFAULTS.dockerPids },
-      },
-      baselineRuns: flags.baselineRuns ?? config.baselineRuns ?? DEFAULTS.baselineRuns,
-      wholeSuite: flags.wholeSuite ?? false,
-      killOnly: flags.killOnly ?? false,
-      scheduler: flags.scheduler ?? config.scheduler ?? DEFAULTS.scheduler,
-      redis: flags.redis ?? config.redis ?? null,
-      queue: flags.queue ?? config.queue ?? DEFAULT_QUEUE,
-      dataset: flags.dataset,
-      datasetVersion: flags.datasetVersion ?? null,
-      outDir: flags.out ?? config.out ?? DEFAULTS.out,
-      progress: flags.progress !== false && !flags.json,
-    },
-  };
+/** The options of a command: flags first, then the environment, then the config file, then the defaults. */
+function optionsOf(command: Command): ResolvedOptions {
+  return resolveOptions(command, loadConfig(command.opts().config as string | undefined));
 }
 
-async function execute(target: string, flags: Flags, work: (ctx: StageContext) => Promise<StageResult[]>): Promise<void> {
-  const ctx = await openRun({ target, ...runOptionsOf(flags), log });
+async function execute(target: string, command: Command, work: (ctx: StageContext) => Promise<StageResult[]>): Promise<void> {
+  const options = optionsOf(command);
+  const ctx = await openRun({ target, options, log, keepShape: true });
   try {
     const results = await work(ctx);
-    if (flags.json) {
+    if (options.values.json) {
       process.stdout.write(`${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: statsOf(ctx.store).operators }, null, 2)}\n`);
     } else {
       const exported = results.find((result) => result.stage === 'export');
@@ -164,48 +99,15 @@ async function execute(target: string, flags: Flags, work: (ctx: StageContext) =
 }
 
 function withRunOptions(command: Command): Command {
-  return command
-    .argument('<repo>', 'a repo profile (.json), a repository path, or a git URL')
-    .option('--run-dir <dir>', 'folder of this run (store, workspace); default .swesynth/runs/<owner>__<name>')
-    .option('--fresh', 'discard this repository\'s earlier run and start over')
-    .option('--json', 'print a machine-readable summary on stdout')
-    .option('--config <file>', `settings file (default ./${CONFIG_FILE} when present)`)
-    .option('--concurrency <n>', `candidates validated at once (default ${DEFAULTS.concurrency}, the CPU count)`, integer(1))
-    .option('--seed <n>', `seed for sampling candidates (default ${DEFAULTS.seed})`, integer(0))
-    .option('--operators <names>', 'comma-separated mutation operators (default: all)', (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
-    .option('--max-candidates <n>', `validate at most n candidates, spread over the functions (default ${DEFAULTS.maxCandidates}; 0: no cap)`, integer(0))
-    .option('--max-per-operator <n>', 'at most n candidates from one operator (default: no cap)', integer(0))
-    .option('--max-per-unit <n>', 'at most n candidates from one function (default: no cap; the sample spreads over functions anyway)', integer(0))
-    .option('--min-complexity <n>', `skip functions of lower cyclomatic complexity (default ${DEFAULTS.minComplexity})`, integer(1))
-    .option('--max-unit-lines <n>', `skip functions longer than n lines (default ${DEFAULTS.maxUnitLines})`, integer(1))
-    .option('--multi-site <p>', 'also make one multi-site candidate per function, each site joining with probability p (default 0: none)', probability)
-    .option('--combine <n>', 'after validation, merge kept bugs of one file into up to n harder tasks (default 0)', integer(0))
-    .addOption(new Option('--no-type-check', 'keep mutants the TypeScript compiler rejects'))
-    .addOption(new Option('--sandbox <kind>', `where tests run: on this machine, or in a container per candidate (default ${DEFAULTS.sandbox})`).choices(['local', 'docker']))
-    .option('--base-image <name>', `base image of the environment image (default $SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE})`)
-    .option('--docker-memory <size>', `memory limit of a container, e.g. 512m (default ${DEFAULTS.dockerMemory})`)
-    .option('--docker-cpus <n>', `CPUs of a container (default ${DEFAULTS.dockerCpus})`, Number)
-    .option('--baseline-runs <n>', `times the test suite runs at setup to find flaky tests (default ${DEFAULTS.baselineRuns})`, integer(2))
-    .addOption(new Option('--scheduler <kind>', `where candidates are validated: in this process, or by \`swesynth worker\` processes through BullMQ (default ${DEFAULTS.scheduler})`).choices(['in-process', 'bullmq']))
-    .option('--redis <url>', 'the Redis server of the bullmq scheduler, e.g. redis://127.0.0.1:6379')
-    .option('--queue <name>', `the BullMQ queue, shared with the workers (default ${DEFAULT_QUEUE})`)
-    .option('--whole-suite', 'validate the slow reference way: the whole test suite and the full build for every candidate, ignoring coverage')
-    .option('--kill-only', 'only find out which candidates a test kills, stopping at the first failure (operator surveys; makes no tasks, so the run ends after validate)')
-    .option('--dataset <name>', 'dataset name under the output folder (default <owner>__<name>)')
-    .option('--dataset-version <version>', 'semantic version to write (default: the next minor version, 1.0.0 first)')
-    .option('--visible-tests', 'leave the test files of FAIL_TO_PASS tests in the task (hidden and restored by test_patch by default)')
-    .addOption(new Option('--split <rule>', `train/test split by a hash of the instance id or of the repository (default ${DEFAULTS.split})`).choices(['hash', 'repo']))
-    .option('--test-share <share>', `share of the test split (default ${DEFAULTS.testShare})`, probability)
-    .option('--out <dir>', `output folder for datasets (default ${DEFAULTS.out})`)
-    .addOption(new Option('--no-progress', 'no progress bar'));
+  return addOptions(command.argument('<repo>', 'a repo profile (.json), a repository path, or a git URL'), RUN_OPTIONS);
 }
 
 function stageCommand(program: Command, name: StageName, description: string, examples: string[]): void {
   const stageIndex = STAGES.findIndex((stage) => stage.name === name);
   withRunOptions(program.command(name).description(description))
     .addHelpText('after', `\nExamples:\n${examples.map((example) => `  $ ${example}`).join('\n')}\n`)
-    .action(async (target: string, flags: Flags) =>
-      execute(target, flags, async (ctx) => {
+    .action(async (target: string, _flags: unknown, command: Command) =>
+      execute(target, command, async (ctx) => {
         requireEarlierStages(ctx, name, target);
         const stage = STAGES[stageIndex]!;
         return [name === 'export' ? await exportDataset(ctx, { again: true }) : await stage.run(ctx)];
@@ -252,16 +154,7 @@ Examples:
         '  $ swesynth init ../my-lib --runner mocha --set \'tests=["spec/**/*.js"]\'\n  $ swesynth init ../my-lib --no-probe --json\n',
     )
     .action(async (target: string, flags: InitFlags) => {
-      const overrides: Record<string, unknown> = {};
-      for (const [field, value] of [['runner', flags.runner], ['install', flags.install], ['build', flags.build]] as const) if (value !== undefined) overrides[field] = value;
-      for (const assignment of flags.set ?? []) {
-        const [field, ...rest] = assignment.split('=');
-        try {
-          overrides[field!] = JSON.parse(rest.join('='));
-        } catch {
-          throw new UserError(`--set ${assignment}: the value is not JSON`, 'quote strings and arrays, e.g. --set \'tests=["test/**/*.js"]\'');
-        }
-      }
+      const overrides = profileOverrides(flags);
       const result = await init(target, { commit: flags.commit, name: flags.name, overrides, reposDir: flags.repos, force: flags.force ?? false, packages: flags.package ?? [], probe: flags.probe, log });
       process.stdout.write(flags.json ? `${JSON.stringify(result.profile, null, 2)}\n` : `${result.path}\n`);
       for (const reason of result.reasons) log.info(`init: ${reason}`);
@@ -295,8 +188,8 @@ Examples:
 
   withRunOptions(program.command('run').description('run every stage in order: setup, mutate, validate, combine, issues, export'))
     .addHelpText('after', '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --max-candidates 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n  $ swesynth run ../my-lib --kill-only --max-candidates 1000   # kill rates per operator, fast\n')
-    .action(async (target: string, flags: Flags) =>
-      execute(target, flags, async (ctx) => {
+    .action(async (target: string, _flags: unknown, command: Command) =>
+      execute(target, command, async (ctx) => {
         const results: StageResult[] = [];
         for (const stage of STAGES) {
           results.push(await stage.run(ctx));
@@ -330,9 +223,10 @@ Examples:
   withRunOptions(dataset.command('export').description('write one dataset version from the finished runs of several repositories'))
     .argument('[more...]', 'further repos')
     .addHelpText('after', '\nExamples:\n  $ swesynth dataset export repos/a.json repos/b.json repos/c.json --dataset js-bugs --dataset-version 1.0.0\n  $ swesynth dataset export repos/a.json repos/b.json --dataset js-bugs --split repo\n')
-    .action(async (first: string, more: string[], flags: Flags) => {
-      const written = await exportFromRuns([first, ...more], runOptionsOf(flags), log);
-      process.stdout.write(flags.json ? `${JSON.stringify(written, null, 2)}\n` : `${written.path}\n`);
+    .action(async (first: string, more: string[], _flags: unknown, command: Command) => {
+      const options = optionsOf(command);
+      const written = await exportFromRuns([first, ...more], options, log);
+      process.stdout.write(options.values.json ? `${JSON.stringify(written, null, 2)}\n` : `${written.path}\n`);
     });
   dataset
     .command('verify')
@@ -364,41 +258,29 @@ Examples:
       }
     });
 
-  program
+  const worker = program
     .command('worker')
-    .description('take validation jobs from a BullMQ queue on Redis until stopped (Ctrl-C finishes the jobs in hand)')
-    .requiredOption('--redis <url>', 'the Redis server the coordinator (swesynth run --scheduler bullmq) uses')
-    .option('--queue <name>', `the BullMQ queue to take jobs from (default ${DEFAULT_QUEUE})`)
-    .option('--concurrency <n>', `jobs at once (default ${DEFAULTS.concurrency}, the CPU count)`, integer(1))
-    .option('--work-dir <dir>', `where prepared repositories are kept between runs (default ${DEFAULTS.workDir})`)
-    .option('--lock-duration <ms>', `how long a job stays with a worker that stopped answering before another takes it (default ${DEFAULTS.lockDurationMs})`, integer(1000))
-    .option('--base-image <name>', `base image for environment images of runs in Docker (default $SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE})`)
-    .option('--docker-memory <size>', `memory limit of a container (default ${DEFAULTS.dockerMemory})`)
-    .option('--docker-cpus <n>', `CPUs of a container (default ${DEFAULTS.dockerCpus})`, Number)
+    .description('take validation jobs from a BullMQ queue on Redis until stopped (Ctrl-C finishes the jobs in hand)');
+  addOptions(worker, WORKER_OPTIONS, {
+    redis: 'the Redis server the coordinator (swesynth run --scheduler bullmq) uses',
+    queue: 'the BullMQ queue to take jobs from',
+    concurrency: 'jobs at once',
+    baseImage: 'base image for environment images of runs in Docker',
+  })
     .addHelpText('after', '\nExamples:\n  $ swesynth worker --redis redis://10.0.0.5:6379                 # on each machine\n  $ swesynth run repos/acme__widgets.json --scheduler bullmq --redis redis://10.0.0.5:6379   # on one\n')
-    .action(async (flags: { redis: string; queue?: string; concurrency?: number; workDir?: string; lockDuration?: number; baseImage?: string; dockerMemory?: string; dockerCpus?: number }) => {
-      await runWorker({
-        redis: flags.redis,
-        queue: flags.queue ?? DEFAULT_QUEUE,
-        concurrency: flags.concurrency ?? DEFAULTS.concurrency,
-        workDir: flags.workDir ?? DEFAULTS.workDir,
-        lockDurationMs: flags.lockDuration ?? DEFAULTS.lockDurationMs,
-        docker: {
-          baseImage: flags.baseImage ?? process.env.SWESYNTH_BASE_IMAGE ?? DEFAULT_BASE_IMAGE,
-          limits: { memoryBytes: bytesOf(flags.dockerMemory ?? DEFAULTS.dockerMemory), cpus: flags.dockerCpus ?? DEFAULTS.dockerCpus, pids: DEFAULTS.dockerPids },
-        },
-        log,
-      });
+    .action(async (_flags: unknown, command: Command) => {
+      const { values } = resolveOptions(command, {});
+      if (!values.redis) throw new UserError('a worker needs the Redis server of the coordinator', 'pass --redis redis://host:6379');
+      await runWorker({ redis: values.redis, queue: values.queue, concurrency: values.concurrency, workDir: values.workDir, lockDurationMs: values.lockDuration, docker: dockerOf(values), log });
     });
 
-  program
-    .command('eval')
+  const grade = program.command('eval');
+  addOptions(grade, ['concurrency'], { concurrency: 'predictions graded at once' })
     .description('grade SWE-bench predictions on a dataset: apply each patch to its task, restore the hidden tests, run FAIL_TO_PASS and PASS_TO_PASS')
     .requiredOption('--dataset <dir>', 'a dataset version folder')
     .option('--predictions <file>', 'predictions: a JSON array or JSON Lines of {instance_id, model_name_or_path, model_patch}')
     .option('--instance <id>', 'grade one task with --patch-file instead (exit code 0 only when it is resolved)')
     .option('--patch-file <file>', 'the patch for --instance')
-    .option('--concurrency <n>', `predictions graded at once (default ${DEFAULTS.concurrency})`, integer(1))
     .option('--work-dir <dir>', 'where installed workspaces are kept between evaluations', '.swesynth/eval')
     .option('--json', 'print the report as JSON')
     .addHelpText('after', '\nExamples:\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --predictions preds.jsonl\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --instance acme__widgets.equality-flip__0a1b2c3d4e5f --patch-file fix.patch\n')
@@ -415,15 +297,13 @@ Examples:
     });
 
   const docker = program.command('docker').description('the Docker sandbox\'s images and containers');
-  docker
-    .command('build')
+  addOptions(docker.command('build'), ['baseImage'])
     .description('build the environment image of a repository from its profile alone, or of every repository of a dataset')
     .argument('<repo>', 'a repo profile (.json), a repository path, or a dataset folder (its manifest names the profiles)')
-    .option('--base-image <name>', `base image (default $SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE})`)
     .option('--json', 'print the images as JSON')
     .addHelpText('after', '\nExamples:\n  $ swesynth docker build repos/acme__widgets.json --base-image node:20-bookworm\n  $ swesynth docker build out/acme__widgets/1.0.0\n')
-    .action(async (target: string, flags: { baseImage?: string; json?: boolean }) => {
-      const baseImage = flags.baseImage ?? process.env.SWESYNTH_BASE_IMAGE ?? DEFAULT_BASE_IMAGE;
+    .action(async (target: string, flags: { json?: boolean }, command: Command) => {
+      const { baseImage } = resolveOptions(command, {}).values;
       const images = [];
       for (const source of sourcesOf(target)) images.push(await buildImageFromProfile(source, baseImage, log.info));
       for (const image of images) log.info(`docker build: ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'already up to date'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`);
@@ -438,17 +318,15 @@ Examples:
       process.stdout.write(flags.json ? `${JSON.stringify({ removed })}\n` : `removed ${removed} container${removed === 1 ? '' : 's'}\n`);
     });
 
-  program
-    .command('stats')
+  const statsCommand = program.command('stats');
+  addOptions(statsCommand, ['config'])
     .description('the funnel per operator (proposed, parse-valid, type-valid, killed, timed out, survived, kept, tasks) with yield and its 95% interval, per repository and overall')
     .argument('[runs...]', 'run folders or repos (profile, path); default: every run under the runs folder')
     .option('--json', 'print the figures as JSON')
     .option('--html <file>', 'also write a self-contained HTML report with a chart')
-    .option('--config <file>', `settings file (default ./${CONFIG_FILE} when present)`)
     .addHelpText('after', '\nExamples:\n  $ swesynth stats                                   # every run so far\n  $ swesynth stats ../my-lib --json\n  $ swesynth stats .swesynth/runs/* --html yield.html\n')
-    .action(async (targets: string[], flags: { json?: boolean; html?: string; config?: string }) => {
-      const config = loadConfig(flags.config);
-      const stats = await collectStats(targets, config.runsDir ?? DEFAULTS.runsDir);
+    .action(async (targets: string[], flags: { json?: boolean; html?: string }, command: Command) => {
+      const stats = await collectStats(targets, optionsOf(command).values.runsDir);
       if (flags.html) {
         await writeFile(flags.html, statsHtml(stats, 'swesynth yield report'));
         log.info(`stats: wrote ${flags.html}`);

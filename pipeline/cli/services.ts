@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Logger } from '../common/logger.js';
-import type { RunOptions, StageContext } from '../stages/context.js';
+import type { StageContext } from '../stages/context.js';
+import { keepRunShape, runOptionsFrom, type OptionValues, type ResolvedOptions } from './options.js';
 import { UserError } from '../common/errors.js';
 import { selfCheckOf, sourceOfRun } from '../stages/export.js';
 import { requireEarlierStages } from '../stages/index.js';
@@ -15,41 +16,64 @@ import { resolveTarget } from '../repo/target.js';
 import { combineStats, statsOf, type Stats } from '../dataset/stats.js';
 import { RunStore } from '../store/run-store.js';
 
-/** Where a run lives and how it runs, as the CLI reads them from flags and the config file. */
-export interface RunSettings {
-  runsDir: string;
-  runDir?: string;
-  fresh: boolean;
-  options: Omit<RunOptions, 'dataset'> & { dataset?: string };
-}
-
-export interface OpenRunOptions extends RunSettings {
+export interface OpenRunOptions {
   target: string;
+  options: ResolvedOptions;
   log: Logger;
+  /** Hold the run to the options it was made with (see keepRunShape); a dataset of finished runs only reads them. */
+  keepShape: boolean;
 }
 
-/** Opens (or, with `fresh`, restarts) the run of a target: its folder and its store. */
-export async function openRun({ target, runsDir, runDir, fresh, options, log }: OpenRunOptions): Promise<StageContext> {
+/** Opens (or, with `fresh`, restarts) the run of a target: its folder and its store, with the options it runs with. */
+export async function openRun({ target, options, log, keepShape }: OpenRunOptions): Promise<StageContext> {
   const { profile, location } = resolveTarget(target);
-  const dir = resolve(runDir ?? join(runsDir, slugOf(profile)));
-  if (fresh && existsSync(dir)) await rm(dir, { recursive: true, force: true });
+  const { values } = options;
+  const dir = resolve(values.runDir ?? join(values.runsDir, slugOf(profile)));
+  if (values.fresh && existsSync(dir)) await rm(dir, { recursive: true, force: true });
   const store = new RunStore(join(dir, 'run.db'));
-  return { store, profile, location, runDir: dir, options: { ...options, dataset: options.dataset ?? slugOf(profile) }, log };
+  try {
+    const kept = keepShape
+      ? keepRunShape(options, {
+          dir,
+          recorded: store.getMeta('options'),
+          finished: (stage) => store.stageSummary(stage) !== undefined,
+          record: (shape) => store.setMeta('options', shape),
+        })
+      : values;
+    return { store, profile, location, runDir: dir, options: runOptionsFrom(keepShape ? lastExportPlace(kept, options.chosen, store) : kept, slugOf(profile)), log };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+/** Where the run exported last, unless told where to export: a rerun then reports that export instead of writing another. */
+function lastExportPlace(values: OptionValues, chosen: ResolvedOptions['chosen'], store: RunStore): OptionValues {
+  const last = store.exports().at(-1);
+  if (!last || chosen.has('out') || chosen.has('dataset') || chosen.has('datasetVersion')) return values;
+  return { ...values, out: dirname(dirname(last.path)), dataset: last.dataset };
 }
 
 /** One dataset version from the finished runs of several repositories, self-checked like any export. */
-export async function exportFromRuns(targets: readonly string[], settings: RunSettings, log: Logger) {
-  if (settings.runDir) throw new UserError('--run-dir names one run; a dataset of several runs finds each under the runs folder');
-  if (!settings.options.dataset) throw new UserError('a dataset of several runs needs a name', 'pass --dataset <name>');
+export async function exportFromRuns(targets: readonly string[], options: ResolvedOptions, log: Logger) {
+  if (options.values.runDir) throw new UserError('--run-dir names one run; a dataset of several runs finds each under the runs folder');
+  if (!options.values.dataset) throw new UserError('a dataset of several runs needs a name', 'pass --dataset <name>');
   const runs: StageContext[] = [];
   try {
     for (const target of targets) {
-      const ctx = await openRun({ target, ...settings, fresh: false, log });
+      const ctx = await openRun({ target, options: { ...options, values: { ...options.values, fresh: false } }, log, keepShape: false });
       runs.push(ctx);
       requireEarlierStages(ctx, 'export', target);
     }
-    const { options } = runs[0]!;
-    return await writeDataset(runs.map(sourceOfRun), { outDir: options.outDir, dataset: options.dataset, version: options.datasetVersion, split: options.split, testShare: options.testShare, selfCheck: selfCheckOf(runs) });
+    const first = runs[0]!.options;
+    return await writeDataset(runs.map(sourceOfRun), {
+      outDir: first.outDir,
+      dataset: first.dataset,
+      version: first.datasetVersion,
+      split: first.split,
+      testShare: first.testShare,
+      selfCheck: selfCheckOf(runs),
+    });
   } finally {
     for (const run of runs) run.store.close();
   }

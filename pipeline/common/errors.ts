@@ -1,3 +1,5 @@
+import type { ZodError } from 'zod';
+
 /**
  * A problem with the user's input or environment: printed as one sentence saying what is wrong
  * and what to do, without a stack trace, and the process exits non-zero.
@@ -10,4 +12,18 @@ export class UserError extends Error {
     super(message);
     this.name = 'UserError';
   }
+}
+
+/** A schema's complaints about some input, one clause each; an unknown key is named with the keys there are. */
+export function describeIssues(error: ZodError, known: readonly string[]): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.join('.');
+      if (issue.code === 'unrecognized_keys') {
+        const keys = `${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+        return where === '' ? `unknown field${keys} (the fields are ${known.join(', ')})` : `${where}: unknown field${keys}`;
+      }
+      return where === '' ? issue.message : `${where}: ${issue.message}`;
+    })
+    .join('; ');
 }

@@ -1,5 +1,5 @@
 import { GENERATOR } from '../common/version.js';
-import type { DatasetRepo } from './instance.js';
+import type { DatasetRepo, StatementProvenance } from './instance.js';
 
 export interface CardFacts {
   dataset: string;
@@ -8,6 +8,22 @@ export interface CardFacts {
   instances: number;
   splits: Record<string, number>;
   operators: Array<{ operator: string; validated: number; kept: number }>;
+  /** Per repository, who wrote the problem statements. */
+  statements: StatementProvenance[];
+}
+
+/** Who wrote the statements: the templates per style, and each language model with its endpoint and temperature. */
+function statementLine(statements: readonly StatementProvenance[]): string {
+  const writers = new Map<string, number>();
+  for (const { writers: counts } of statements) for (const [writer, n] of Object.entries(counts)) writers.set(writer, (writers.get(writer) ?? 0) + n);
+  const models = new Map(statements.flatMap(({ llm }) => llm.map((settings) => [settings.model, settings] as const)));
+  const parts = [...writers].sort().map(([writer, n]) => {
+    const [kind, name] = writer.split(':') as [string, string | undefined];
+    if (kind !== 'llm') return name ? `${n} by the ${name} template` : `${n} by the template`;
+    const settings = models.get(name ?? '');
+    return `${n} by ${name}${settings ? ` at ${settings.endpoint}, temperature ${settings.temperature}` : ''}`;
+  });
+  return parts.length === 0 ? 'Problem statements: no record of their writer.' : `Problem statements: ${parts.join('; ')}.`;
 }
 
 function sizeCategory(count: number): string {
@@ -56,6 +72,7 @@ export function datasetCard(facts: CardFacts): string {
     'patch and the bug itself resolve none.',
     '',
     `Splits: ${Object.entries(facts.splits).map(([split, count]) => `${split} ${count}`).join(', ')}.`,
+    statementLine(facts.statements),
     '',
     '| operator | validated | kept | yield |',
     '|---|---|---|---|',
@@ -65,8 +82,8 @@ export function datasetCard(facts: CardFacts): string {
     '',
     '- `instances.jsonl` and `data/<split>.jsonl`: SWE-bench fields (`instance_id`, `repo`, `base_commit`, `patch`,',
     '  `test_patch`, `problem_statement`, `FAIL_TO_PASS`, `PASS_TO_PASS`, `image_name`, ...) plus `bug_patch`, `mutation`,',
-    '  `title` and `runner`. The task starts from `base_commit` with `bug_patch` applied and the test files that',
-    '  `test_patch` restores removed.',
+    '  `title`, `runner` and `statement` (who wrote the problem statement). The task starts from `base_commit` with',
+    '  `bug_patch` applied and the test files that `test_patch` restores removed.',
     '- `finetune/<split>.jsonl`: `{"messages": [...]}` rows (system, the issue with the files it concerns, the fix).',
     '- `tasks/<id>/`: `prompt.txt`, `setup.sh` (makes the working tree, one commit, no answer in it) and `check.sh`',
     '  (grades it); the answer key (fix, test patch, test lists) is in `oracle/<id>/`, which setup.sh never reads.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RepoProfile } from '../repo/profile.js';
+import { LlmSettings } from '../statements/llm-writer.js';
 
 /** One task as instances.jsonl holds it: SWE-bench's fields, then swesynth's own. */
 export const Instance = z.object({
@@ -29,6 +30,13 @@ export const Instance = z.object({
   }),
   title: z.string(),
   runner: z.string(),
+  /**
+   * Who wrote problem_statement: `template:<style>` or `llm:<model>`, the language model asked (if one
+   * was), and why its text was not used when the template wrote it. Absent in datasets from before.
+   */
+  statement: z
+    .object({ writer: z.string(), llm: LlmSettings.nullable(), llm_fallback: z.string().optional() })
+    .optional(),
 });
 export type Instance = z.infer<typeof Instance>;
 
@@ -43,3 +51,7 @@ export const DatasetRepo = z.object({
   profile: RepoProfile,
 });
 export type DatasetRepo = z.infer<typeof DatasetRepo>;
+
+/** How a dataset's statements were written, per repository: counts per writer, and the models asked. */
+export const StatementProvenance = z.object({ writers: z.record(z.string(), z.number().int()), llm: z.array(LlmSettings) });
+export type StatementProvenance = z.infer<typeof StatementProvenance>;

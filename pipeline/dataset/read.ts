@@ -3,13 +3,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../common/errors.js';
-import { DatasetRepo, Instance, testIdsOf } from './instance.js';
+import { DatasetRepo, Instance, StatementProvenance, testIdsOf } from './instance.js';
 import { SPLITS } from './splits.js';
 
 const Manifest = z.object({
   dataset: z.string(),
   version: z.string(),
-  repos: z.array(DatasetRepo),
+  repos: z.array(DatasetRepo.extend({ statements: StatementProvenance.optional() })),
   files: z.record(z.string(), z.object({ sha256: z.string(), bytes: z.number() })),
 });
 

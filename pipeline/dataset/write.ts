@@ -6,7 +6,7 @@ import { UserError } from '../common/errors.js';
 import { GENERATOR } from '../common/version.js';
 import { datasetCard } from './card.js';
 import { finetuneRow, harnessFiles, type ContextFile } from './formats.js';
-import type { DatasetRepo, Instance } from './instance.js';
+import type { DatasetRepo, Instance, StatementProvenance } from './instance.js';
 import { SPLITS, splitOf, type SplitRule } from './splits.js';
 import type { SelfCheck } from '../store/summaries.js';
 
@@ -22,6 +22,8 @@ export interface DatasetSource {
   settings: unknown;
   counts: Record<string, unknown>;
   operators: Array<{ operator: string; validated: number; kept: number }>;
+  /** Who wrote the problem statements. */
+  statements: StatementProvenance;
 }
 
 export interface DatasetOptions {
@@ -94,14 +96,22 @@ export async function writeDataset(sources: readonly DatasetSource[], options: D
     operators.set(row.operator, total);
   }
   const splits = Object.fromEntries(SPLITS.map((split) => [split, bySplit[split]!.length]));
-  files['README.md'] = datasetCard({ dataset: options.dataset, version, repos: sources.map((source) => source.repo), instances: instances.length, splits, operators: [...operators.values()] });
+  files['README.md'] = datasetCard({
+    dataset: options.dataset,
+    version,
+    repos: sources.map((source) => source.repo),
+    instances: instances.length,
+    splits,
+    operators: [...operators.values()],
+    statements: sources.map((source) => source.statements),
+  });
   const manifest = {
     generator: GENERATOR,
     dataset: options.dataset,
     version,
     created_at: new Date().toISOString(),
     split: { rule: options.split, testShare: options.testShare, counts: splits },
-    repos: sources.map((source) => ({ ...source.repo, settings: source.settings, counts: source.counts })),
+    repos: sources.map((source) => ({ ...source.repo, settings: source.settings, counts: source.counts, statements: source.statements })),
     instances: instances.length,
     self_check: selfCheck,
     yield: [...operators.values()].map((row) => ({ ...row, yield: row.validated === 0 ? 0 : row.kept / row.validated })),

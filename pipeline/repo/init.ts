@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../common/logger.js';
-import { UserError } from '../common/errors.js';
+import { describeIssues, UserError } from '../common/errors.js';
 import { git } from '../common/git.js';
 import { detect } from './detect.js';
 import { factsOf } from './facts.js';
@@ -67,7 +67,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     const parsed = RepoProfile.safeParse({ name, url, commit, ...detected, ...fromWorkspace, ...options.overrides });
     if (!parsed.success) {
       throw new UserError(
-        `the detected profile is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+        `the detected profile is not valid: ${describeIssues(parsed.error, Object.keys(RepoProfile.shape))}`,
         'set the fields with --name or --set field=value',
       );
     }

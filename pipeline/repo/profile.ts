@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { UserError } from '../common/errors.js';
+import { describeIssues, UserError } from '../common/errors.js';
 import { RUNNER_NAMES } from '../runners/types.js';
 
 const TEST_GLOBS = ['test/**/*.test.{js,mjs,cjs}', 'test/**/*.spec.{js,mjs,cjs}', 'tests/**/*.test.{js,mjs,cjs}', '**/*.test.{js,mjs,cjs}'];
@@ -86,10 +86,6 @@ export function sourceLocation(profile: RepoProfile, profileDir: string): string
   return isGitUrl(profile.url) || isAbsolute(profile.url) ? profile.url : resolve(profileDir, profile.url);
 }
 
-function formatIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`).join('; ');
-}
-
 export function loadProfile(path: string): { profile: RepoProfile; location: string } {
   let raw: unknown;
   try {
@@ -99,7 +95,7 @@ export function loadProfile(path: string): { profile: RepoProfile; location: str
   }
   const parsed = RepoProfile.safeParse(raw);
   if (!parsed.success) {
-    throw new UserError(`repo profile ${path} is malformed: ${formatIssues(parsed.error)}`, 'fix those fields and run again');
+    throw new UserError(`repo profile ${path} is malformed: ${describeIssues(parsed.error, Object.keys(RepoProfile.shape))}`, 'fix those fields and run again');
   }
   return { profile: parsed.data, location: sourceLocation(parsed.data, dirname(resolve(path))) };
 }

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { newFileDiff } from '../../mutators/diff.js';
 import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
-import type { Instance } from '../dataset/instance.js';
+import type { Instance, StatementProvenance } from '../dataset/instance.js';
+import type { LlmSettings } from '../statements/llm-writer.js';
 import { writeDataset, type DatasetSource } from '../dataset/write.js';
 import type { SelfCheck } from '../store/summaries.js';
 import { evaluate, type Prediction } from '../dataset/grading.js';
@@ -74,6 +75,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       },
       title: statement.title,
       runner: runnersOf(suites, verdict.failToPass),
+      statement: { writer: statement.writer, llm: statement.llm ?? null, ...(statement.llmFallback ? { llm_fallback: statement.llmFallback } : {}) },
     };
     instances.push(instance);
     context.set(instance.instance_id, [...mutatedFiles(candidate.sites, read)].map(([path, text]) => ({ path, text })));
@@ -94,7 +96,20 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       instances: instances.length,
     },
     operators,
+    statements: statementsOf(instances),
   };
+}
+
+/** Statement counts per writer and the distinct models asked, for the manifest and the card. */
+function statementsOf(instances: readonly Instance[]): StatementProvenance {
+  const writers: Record<string, number> = {};
+  const llm = new Map<string, LlmSettings>();
+  for (const { statement } of instances) {
+    if (!statement) continue;
+    writers[statement.writer] = (writers[statement.writer] ?? 0) + 1;
+    if (statement.llm) llm.set(JSON.stringify(statement.llm), statement.llm);
+  }
+  return { writers, llm: [...llm.values()] };
 }
 
 /**
@@ -140,7 +155,10 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
  */
 export async function exportDataset(ctx: StageContext, { again = false } = {}): Promise<StageResult> {
   const { store, options, log } = ctx;
-  const done = store.stageSummary('export');
+  // Done when the last export went where this one asks to go; a new --out, --dataset or --dataset-version writes again.
+  const last = store.stageSummary('export');
+  const here = last && dirname(last.path) === resolve(options.outDir, options.dataset) && (options.datasetVersion === null || last.version === options.datasetVersion);
+  const done = here ? last : undefined;
   if (done && !again) return { stage: 'export', alreadyDone: true, ...done };
   if (!store.stageSummary('issues')) throw new Error('export needs the problem statements of the issues stage');
   const written = await writeDataset([sourceOfRun(ctx)], {

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import PQueue from 'p-queue';
 import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
-import { llmConfigFromEnv, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
+import { llmSettingsOf, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
 import { styleFor, type StatementInput } from '../statements/input.js';
 import { leakIn } from '../statements/leak-check.js';
 import { reproCode } from '../statements/repro.js';
@@ -94,6 +94,7 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
     style,
   };
   let llmFallback: string | undefined;
+  const asked = llm ? { llm: llmSettingsOf(llm) } : {};
   const primary = primaryFailure(failed);
   if (llm && primary?.failure) {
     try {
@@ -106,14 +107,14 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
         style,
       });
       const leak = leakIn(statement, input.forbidden);
-      if (!leak) return { candidateId: candidate.id, status: 'written', ...statement, writer: `llm:${llm.model}` };
+      if (!leak) return { candidateId: candidate.id, status: 'written', ...statement, writer: `llm:${llm.model}`, ...asked };
       llmFallback = `its statement would reveal "${leak}"`;
     } catch (error) {
       llmFallback = (error as Error).message;
     }
   }
   const statement = writeStatement(input);
-  const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}) };
+  const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}), ...asked };
   return 'rejected' in statement ? { ...by, status: 'rejected', title: '', body: '', reason: statement.rejected } : { ...by, status: 'written', ...statement };
 }
 
@@ -141,9 +142,12 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
     read,
     pkg: packageOf(environment.workspace, environment.repo, environment.repoVersion),
     nodeVersion: nodeVersionOf(ctx, environment.sandbox),
-    llm: llmConfigFromEnv(),
+    llm: ctx.options.llm,
   };
-  if (sources.llm) log.info(`issues: writing with ${sources.llm.model} at ${sources.llm.url}, the templates where it fails`);
+  if (sources.llm) {
+    const { model, endpoint, temperature } = llmSettingsOf(sources.llm);
+    log.info(`issues: writing with ${model} at ${endpoint} (temperature ${temperature}), the templates where it fails`);
+  }
   const kept = new Set(store.verdicts().filter((verdict) => verdict.status === 'kept').map((verdict) => verdict.candidateId));
   const written = new Set(store.issues().map((issue) => issue.candidateId));
   // The language model answers slowly: ask about several candidates at once.

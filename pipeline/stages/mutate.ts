@@ -12,7 +12,7 @@ import { UserError } from '../common/errors.js';
 import { git } from '../common/git.js';
 import { seededRandom } from '../common/random.js';
 import { candidateId, patchesOf } from '../store/candidates.js';
-import { MutationSettings, OperatorFunnel, type Candidate, type Site } from '../store/records.js';
+import { OperatorFunnel, type MutationSettings, type Candidate, type Site } from '../store/records.js';
 import { selectSpread } from '../../mutators/sampling.js';
 import { TypeCheck } from '../../mutators/type-check.js';
 import { repositoryGlobs, suitesOf } from '../runners/suites.js';
@@ -54,14 +54,6 @@ function candidateOf({ sites, ...proposal }: Proposal): Candidate {
   };
 }
 
-/** The settings a run was mutated with must not change under it: its candidates depend on them. */
-function checkSettings(ctx: StageContext, settings: MutationSettings): void {
-  const previous = ctx.store.getMeta('mutation');
-  if (!previous || JSON.stringify(previous) === JSON.stringify(settings)) return;
-  const changed = Object.keys(settings).filter((key) => JSON.stringify(previous[key as keyof MutationSettings]) !== JSON.stringify(settings[key as keyof MutationSettings]));
-  throw new UserError(`this run was mutated with other settings (${changed.join(', ')} differ)`, 'pass the same options, or --fresh to start the run over');
-}
-
 /**
  * Mutate: every operator over every unit of every mutable source file; optionally multi-site
  * mutants; then a sample spread over units within the caps, each mutant of a TypeScript file
@@ -70,7 +62,6 @@ function checkSettings(ctx: StageContext, settings: MutationSettings): void {
 export async function mutate(ctx: StageContext): Promise<StageResult> {
   const { store, profile, options, log } = ctx;
   const settings: MutationSettings = { seed: options.seed, ...options.mutation };
-  checkSettings(ctx, settings);
   const done = store.stageSummary('mutate');
   if (done) return { stage: 'mutate', alreadyDone: true, ...done };
 

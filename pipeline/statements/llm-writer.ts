@@ -9,19 +9,48 @@ export interface LlmConfig {
   model: string;
   apiKey?: string;
   timeoutMs: number;
+  temperature: number;
+}
+
+/** What a dataset records of the model that wrote its statements: never the key, nor credentials in the URL. */
+export const LlmSettings = z.object({ model: z.string(), endpoint: z.string(), temperature: z.number() });
+export type LlmSettings = z.infer<typeof LlmSettings>;
+
+/** The endpoint without user, password, query or fragment, where a secret may be. */
+export function llmSettingsOf(config: LlmConfig): LlmSettings {
+  let endpoint = config.url;
+  try {
+    const url = new URL(config.url);
+    endpoint = `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
+  } catch {
+    endpoint = config.url.replace(/[?#].*$/, '');
+  }
+  return { model: config.model, endpoint, temperature: config.temperature };
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Low: a report follows the failure it is written from; the statement styles give the variety. */
+export const DEFAULT_TEMPERATURE = 0.2;
 /** Enough of a stack to see where the error came from. */
 const STACK_LINES = 12;
 
-/** The writer's settings from SWESYNTH_LLM_URL, SWESYNTH_LLM_MODEL and SWESYNTH_LLM_API_KEY; null when no URL is set. */
+/**
+ * The writer's settings from SWESYNTH_LLM_URL, SWESYNTH_LLM_MODEL, SWESYNTH_LLM_API_KEY and
+ * SWESYNTH_LLM_TEMPERATURE; null when no URL is set.
+ */
 export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfig | null {
   const url = env.SWESYNTH_LLM_URL;
   if (!url) return null;
   const model = env.SWESYNTH_LLM_MODEL;
   if (!model) throw new UserError('SWESYNTH_LLM_URL is set but SWESYNTH_LLM_MODEL is not', 'set SWESYNTH_LLM_MODEL to the model to ask, or unset SWESYNTH_LLM_URL to use the templates');
-  return { url: url.replace(/\/+$/, ''), model, ...(env.SWESYNTH_LLM_API_KEY ? { apiKey: env.SWESYNTH_LLM_API_KEY } : {}), timeoutMs: DEFAULT_TIMEOUT_MS };
+  if (!URL.canParse(url)) throw new UserError(`SWESYNTH_LLM_URL=${url.replace(/[?#].*$/, '')} is not a URL`, 'set it to the endpoint, e.g. http://127.0.0.1:8080/v1');
+  const temperatureText = env.SWESYNTH_LLM_TEMPERATURE;
+  const temperature = temperatureText ? Number(temperatureText) : DEFAULT_TEMPERATURE;
+  if (!(temperature >= 0 && temperature <= 2)) {
+    throw new UserError(`SWESYNTH_LLM_TEMPERATURE=${temperatureText}: expected a number between 0 and 2`, `unset it for the default, ${DEFAULT_TEMPERATURE}`);
+  }
+  const apiKey = env.SWESYNTH_LLM_API_KEY ? { apiKey: env.SWESYNTH_LLM_API_KEY } : {};
+  return { url: url.replace(/\/+$/, ''), model, ...apiKey, timeoutMs: DEFAULT_TIMEOUT_MS, temperature };
 }
 
 export interface LlmStatementInput {
@@ -101,20 +130,33 @@ export function parseStatement(content: string): { title: string; body: string }
   return written.data;
 }
 
+/** Where to post: the chat path under the endpoint (its query kept), credentials in the URL sent as a header instead. */
+function chatRequest(config: LlmConfig): { url: URL; authorization: { authorization?: string } } {
+  const url = new URL(config.url);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  const basic = url.username ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` : undefined;
+  url.username = '';
+  url.password = '';
+  const authorization = config.apiKey ? `Bearer ${config.apiKey}` : basic;
+  return { url, authorization: authorization ? { authorization } : {} };
+}
+
 /**
  * A problem statement from a language model. Its body starts with the title, as the template
  * writer's does (the statement is one text). Throws on an HTTP error, a timeout or a reply
  * without a statement; the caller checks the text for leaks like any other.
  */
 export async function writeWithLlm(config: LlmConfig, input: LlmStatementInput): Promise<{ title: string; body: string }> {
+  const request = chatRequest(config);
   let response: Response;
   let text: string;
   try {
-    response = await fetch(`${config.url}/chat/completions`, {
+    response = await fetch(request.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+      headers: { 'content-type': 'application/json', ...request.authorization },
       body: JSON.stringify({
         model: config.model,
+        temperature: config.temperature,
         messages: [
           { role: 'system', content: SYSTEM_PROMPT },
           { role: 'user', content: userMessage(input) },
@@ -125,7 +167,7 @@ export async function writeWithLlm(config: LlmConfig, input: LlmStatementInput):
     text = await response.text();
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-    throw new Error(timedOut ? `the language model did not answer within ${config.timeoutMs / 1000} s` : `the language model could not be reached at ${config.url}: ${(error as Error).message}`);
+    throw new Error(timedOut ? `the language model did not answer within ${config.timeoutMs / 1000} s` : `the language model could not be reached at ${llmSettingsOf(config).endpoint}: ${(error as Error).message}`);
   }
   if (!response.ok) throw new Error(`the language model answered HTTP ${response.status} ${response.statusText}: ${text.slice(0, 200)}`);
   let reply: z.infer<typeof Reply>;

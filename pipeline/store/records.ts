@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Failure, TestStatus } from '../runners/types.js';
+import { LlmSettings } from '../statements/llm-writer.js';
 
 /** What setup learned about the repository; later stages read it instead of the file system. */
 export const Environment = z.object({
@@ -145,6 +146,8 @@ export const Issue = z.object({
   writer: z.string().default('template'),
   /** Why the language model's statement was not used, when the template wrote it instead. */
   llmFallback: z.string().optional(),
+  /** The language model asked, when one was configured (whether it wrote the statement or not). */
+  llm: LlmSettings.optional(),
 });
 export type Issue = z.infer<typeof Issue>;
 

@@ -158,8 +158,9 @@ export class RunStore {
     return parseAll(Issue, rows);
   }
 
+  /** An export of the same dataset version to another output folder takes the place of the earlier record. */
   saveExport(record: ExportRecord): void {
-    this.db.prepare('INSERT INTO exports (dataset, version, record) VALUES (?, ?, ?)').run(record.dataset, record.version, JSON.stringify(ExportRecord.parse(record)));
+    this.db.prepare('INSERT OR REPLACE INTO exports (dataset, version, record) VALUES (?, ?, ?)').run(record.dataset, record.version, JSON.stringify(ExportRecord.parse(record)));
   }
 
   exports(): ExportRecord[] {

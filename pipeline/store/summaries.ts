@@ -79,6 +79,29 @@ export type StageSummary<S extends StageName> = z.infer<(typeof STAGE_SUMMARIES)
 /** What a stage returns: its summary, and whether an earlier invocation had already finished it (so this one did nothing). */
 export type StageResult = { [S in StageName]: { stage: S; alreadyDone: boolean } & StageSummary<S> }[StageName];
 
+/**
+ * The options a run was made with, each recorded once the stage it shapes has finished with it
+ * (pipeline/cli/options.ts declares them and checks that these fields are exactly those options).
+ */
+export const RunShape = z
+  .object({
+    sandbox: Environment.shape.sandbox,
+    baselineRuns: z.number().int(),
+    seed: z.number().int(),
+    operators: z.array(z.string()),
+    /** Caps as given: 0 means no cap. */
+    maxCandidates: z.number().int(),
+    maxPerOperator: z.number().int(),
+    maxPerUnit: z.number().int(),
+    minComplexity: z.number().int(),
+    maxUnitLines: z.number().int(),
+    multiSite: z.number(),
+    typeCheck: z.boolean(),
+    combine: z.number().int(),
+  })
+  .partial();
+export type RunShape = z.infer<typeof RunShape>;
+
 /** The run's single-valued records, by meta key. */
 export const META = {
   /** The record layout the run was made with. */
@@ -89,6 +112,7 @@ export const META = {
   funnel: z.array(OperatorFunnel),
   /** The BullMQ run id, kept so that a resumed coordinator finds its jobs. */
   queueRun: z.string(),
+  options: RunShape,
 } as const;
 export type MetaKey = keyof typeof META;
 export type MetaValue<K extends MetaKey> = z.infer<(typeof META)[K]>;

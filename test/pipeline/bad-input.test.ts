@@ -55,6 +55,33 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     expect(result.stderr).toMatch(/repo profile .* is malformed: url: .*; runner: /);
   });
 
+  it('an option value that is not valid, from a flag, the config file or init --set, before any work', async () => {
+    const work = tempDir('options');
+    const runDir = join(work, 'run');
+    const config = join(work, 'bad-config.json');
+    writeFileSync(config, JSON.stringify({ operators: ['logical-flip', 'no-such-operator'], sandbox: 'vm', maxCandidate: 3 }));
+    const target = join(FIXTURES, 'tiny-lib');
+    const cases: Array<[string[], string | RegExp]> = [
+      [['run', target, '--operators', 'logical-flip,no-such-operator'], /argument 'logical-flip,no-such-operator' is invalid\. unknown operator no-such-operator; the operators are comparison-boundary, .*logical-flip/],
+      [['run', target, '--sandbox', 'vm'], "argument 'vm' is invalid. Allowed choices are local, docker."],
+      [['mutate', target, '--scheduler', 'cron'], "argument 'cron' is invalid. Allowed choices are in-process, bullmq."],
+      [['export', target, '--split', 'random'], "argument 'random' is invalid. Allowed choices are hash, repo."],
+      [['run', target, '--config', config], /config file .* is malformed: operators: unknown operator no-such-operator; the operators are .*; sandbox: .*"local"\|"docker".*; unknown field maxCandidate \(the fields are .*maxCandidates/],
+      [['init', target, '--set', 'nosuch=1', '--repos', join(work, 'repos')], /--set nosuch=1: a repo profile has no field "nosuch"; the fields are name, url, commit, /],
+      [['init', target, '--set', 'timeouts=5', '--repos', join(work, 'repos')], '--set timeouts=5: Invalid input: expected object, received number'],
+    ];
+    // At once: each is a CLI start, and none does any work.
+    const results = await Promise.all(cases.map(([args]) => swesynth([...args, ...(args[0] === 'init' ? [] : ['--run-dir', runDir])], { cwd: work })));
+    for (const [index, [args, message]] of cases.entries()) {
+      const result = results[index]!;
+      expect(result.exitCode, args.join(' ')).toBe(1);
+      expect(result.stderr).toMatch(typeof message === 'string' ? new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : message);
+      expect(result.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+      expect(result.stderr.trim().split('\n').length, result.stderr).toBeLessThanOrEqual(2);
+    }
+    expect(listing(work)).toEqual(['bad-config.json']);
+  });
+
   it('a stage started before the one it needs', async () => {
     const result = await swesynth(['validate', join(FIXTURES, 'tiny-lib'), '--run-dir', join(tempDir('run'), 'run')]);
     expect(result.exitCode).toBe(1);
@@ -69,7 +96,11 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     expect(result.stderr).toMatch(/warning: mutate: skipping src\/broken\.js: it does not parse \(Unexpected keyword 'return'. \(3:2\)\)/);
     const instances = readFileSync(join(out, 'tiny', '1.0.0', 'instances.jsonl'), 'utf8').trim().split('\n');
     expect(instances.length).toBeGreaterThan(0);
-    for (const line of instances) expect(JSON.parse(line).mutation.file).toBe('src/calc.js');
+    for (const line of instances) {
+      const instance = JSON.parse(line);
+      expect(instance.mutation.file).toBe('src/calc.js');
+      expect(instance.statement).toEqual({ writer: expect.stringMatching(/^template:(terse|detailed|story)$/), llm: null });
+    }
 
     const before = listing(out);
     const manifest = readFileSync(join(out, 'tiny', '1.0.0', 'manifest.json'), 'utf8');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { patchesOf } from '../../pipeline/store/candidates.js';
 import { issueFor, type StatementSources } from '../../pipeline/stages/issues.js';
-import { llmConfigFromEnv, parseStatement, writeWithLlm, type LlmConfig, type LlmStatementInput } from '../../pipeline/statements/llm-writer.js';
+import { llmConfigFromEnv, llmSettingsOf, parseStatement, writeWithLlm, type LlmConfig, type LlmStatementInput } from '../../pipeline/statements/llm-writer.js';
 import { styleFor } from '../../pipeline/statements/input.js';
 import type { Candidate, FailedTest, Site } from '../../pipeline/store/records.js';
 
@@ -56,7 +56,7 @@ const failedTest: FailedTest = {
 interface Recorded {
   url: string;
   headers: IncomingHttpHeaders;
-  body: { model: string; messages: Array<{ role: string; content: string }> };
+  body: { model: string; temperature: number; messages: Array<{ role: string; content: string }> };
 }
 
 /** A chat endpoint that records each request and answers with `respond`; 'hang' never answers. */
@@ -66,7 +66,7 @@ let server: Server;
 let url: string;
 
 const completion = (content: string) => ({ status: 200, body: { id: 'x', choices: [{ index: 0, message: { role: 'assistant', content } }] } });
-const config = (overrides: Partial<LlmConfig> = {}): LlmConfig => ({ url, model: 'test-model', apiKey: 'secret-key', timeoutMs: 5_000, ...overrides });
+const config = (overrides: Partial<LlmConfig> = {}): LlmConfig => ({ url, model: 'test-model', apiKey: 'secret-key', timeoutMs: 5_000, temperature: 0.2, ...overrides });
 const sources = (llm: LlmConfig | null = config()): StatementSources => ({ read, pkg: { name: 'mathlib', version: '2.1.0', entryPoints: ['src/index.js'] }, nodeVersion: '20.11.1', llm });
 
 beforeAll(async () => {
@@ -108,6 +108,7 @@ describe('the language-model writer', () => {
     expect(path).toBe('/v1/chat/completions');
     expect(headers.authorization).toBe('Bearer secret-key');
     expect(body.model).toBe('test-model');
+    expect(body.temperature).toBe(0.2);
     const [system, user] = body.messages as [{ role: string; content: string }, { role: string; content: string }];
     expect(system.role).toBe('system');
     expect(system.content).toMatch(/Never reveal or hint at the fix/);
@@ -122,7 +123,8 @@ describe('the language-model writer', () => {
   it('uses a clean reply, with the title as the statement\'s first line', async () => {
     respond = () => completion(`Here you go:\n\n\`\`\`json\n${JSON.stringify(CLEAN, null, 2)}\n\`\`\``);
     const issue = await issueFor(candidate, [failedTest], sources());
-    expect(issue).toEqual({ candidateId: candidate.id, status: 'written', writer: 'llm:test-model', title: CLEAN.title, body: `${CLEAN.title}\n\n${CLEAN.body}\n` });
+    const llm = { model: 'test-model', endpoint: url, temperature: 0.2 };
+    expect(issue).toEqual({ candidateId: candidate.id, status: 'written', writer: 'llm:test-model', llm, title: CLEAN.title, body: `${CLEAN.title}\n\n${CLEAN.body}\n` });
     expect(requests[0]!.body.messages[1]!.content).toContain("import { clamp } from 'mathlib/src/math';");
   });
 
@@ -161,6 +163,22 @@ describe('the language-model writer', () => {
   });
 });
 
+describe('what a dataset records of the model', () => {
+  it('is its model, its endpoint without user, password or query, and its temperature', () => {
+    const secret = config({ url: 'https://user:hunter2@llm.example.invalid/v1/?api_key=hunter2#x', temperature: 0.7 });
+    expect(llmSettingsOf(secret)).toEqual({ model: 'test-model', endpoint: 'https://llm.example.invalid/v1', temperature: 0.7 });
+  });
+
+  it('sends credentials in the URL as a header and names the endpoint without them when it fails', async () => {
+    respond = () => ({ status: 503, body: {} });
+    const withUser = config({ url: url.replace('http://', 'http://user:hunter2@'), apiKey: undefined });
+    const input: LlmStatementInput = { failure: failedTest.failure!, repro: null, bugPatch: candidate.bugPatch, packageName: 'mathlib', packageVersion: '2.1.0', style: 'terse' };
+    await expect(writeWithLlm(withUser, input)).rejects.toThrow(/HTTP 503/);
+    expect(requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('user:hunter2').toString('base64')}`);
+    expect(requests[0]!.url).toBe('/v1/chat/completions');
+  });
+});
+
 describe('replies', () => {
   it('are read as JSON, bare, fenced or with words around', () => {
     const json = JSON.stringify(CLEAN);
@@ -179,7 +197,10 @@ describe('replies', () => {
 describe('the configuration', () => {
   it('comes from SWESYNTH_LLM_URL, SWESYNTH_LLM_MODEL and the optional SWESYNTH_LLM_API_KEY', () => {
     expect(llmConfigFromEnv({})).toBeNull();
-    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://localhost:8080/v1/', SWESYNTH_LLM_MODEL: 'm' })).toEqual({ url: 'http://localhost:8080/v1', model: 'm', timeoutMs: 60_000 });
+    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://localhost:8080/v1/', SWESYNTH_LLM_MODEL: 'm' })).toEqual({ url: 'http://localhost:8080/v1', model: 'm', timeoutMs: 60_000, temperature: 0.2 });
+    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_TEMPERATURE: '0.9' })).toMatchObject({ temperature: 0.9 });
+    expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_TEMPERATURE: 'hot' })).toThrow('SWESYNTH_LLM_TEMPERATURE=hot: expected a number between 0 and 2');
+    expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'not a url', SWESYNTH_LLM_MODEL: 'm' })).toThrow('SWESYNTH_LLM_URL=not a url is not a URL');
     expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_API_KEY: 'k' })).toMatchObject({ apiKey: 'k' });
     expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1' })).toThrow('SWESYNTH_LLM_URL is set but SWESYNTH_LLM_MODEL is not');
   });
