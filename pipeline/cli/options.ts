@@ -31,89 +31,281 @@ interface OptionSpec<T extends z.ZodType> {
 const option = <T extends z.ZodType, const S extends ShapedStage | undefined = undefined>(spec: OptionSpec<T> & { shapes?: S }) =>
   spec as OptionSpec<T> & { shapes: S };
 
-const integer = (min: number) => z.number('expected a number').int(`expected an integer of at least ${min}`).min(min, `expected an integer of at least ${min}`);
+const integer = (min: number) =>
+  z.number('expected a number').int(`expected an integer of at least ${min}`).min(min, `expected an integer of at least ${min}`);
 const share = z.number('expected a number').min(0, 'expected a number between 0 and 1').max(1, 'expected a number between 0 and 1');
 const KNOWN_OPERATORS = OPERATORS.map((operator) => operator.name);
 const operatorNames = z.array(z.string()).superRefine((names, ctx) => {
   const unknown = names.filter((name) => !KNOWN_OPERATORS.includes(name));
-  if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown operator${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}; the operators are ${KNOWN_OPERATORS.join(', ')}` });
+  if (unknown.length > 0)
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown operator${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}; the operators are ${KNOWN_OPERATORS.join(', ')}`,
+    });
 });
 const SIZE = /^\d+(\.\d+)?[kmg]?$/i;
 
 /** Every option of a run and of a worker; the CLI flags, the config file, the defaults and RunOptions come from here. */
 export const OPTIONS = {
-  runDir: option({ type: z.string().min(1).nullable(), default: null, shownDefault: '.swesynth/runs/<owner>__<name>', flag: '--run-dir <dir>', config: false, description: 'folder of this run (store, workspace)' }),
+  runDir: option({
+    type: z.string().min(1).nullable(),
+    default: null,
+    shownDefault: '.swesynth/runs/<owner>__<name>',
+    flag: '--run-dir <dir>',
+    config: false,
+    description: 'folder of this run (store, workspace)',
+  }),
   config: option({
-    type: z.string().min(1).nullable(), default: null, shownDefault: `./swesynth.config.json when present`, flag: '--config <file>', config: false, description: 'settings file',
+    type: z.string().min(1).nullable(),
+    default: null,
+    shownDefault: `./swesynth.config.json when present`,
+    flag: '--config <file>',
+    config: false,
+    description: 'settings file',
   }),
   runsDir: option({ type: z.string().min(1), default: '.swesynth/runs', config: true, description: 'where runs are kept' }),
-  fresh: option({ type: z.boolean(), default: false, shownDefault: null, flag: '--fresh', config: false, description: 'discard this repository\'s earlier run and start over' }),
-  json: option({ type: z.boolean(), default: false, shownDefault: null, flag: '--json', config: false, description: 'print a machine-readable summary on stdout' }),
-  concurrency: option({
-    type: integer(1), default: Math.max(1, availableParallelism()), shownDefault: `${Math.max(1, availableParallelism())}, the CPU count`,
-    flag: '--concurrency <n>', config: true, description: 'candidates validated at once',
+  fresh: option({
+    type: z.boolean(),
+    default: false,
+    shownDefault: null,
+    flag: '--fresh',
+    config: false,
+    description: "discard this repository's earlier run and start over",
   }),
-  seed: option({ type: integer(0), default: 1, flag: '--seed <n>', config: true, shapes: 'mutate', description: 'seed for sampling candidates' }),
-  operators: option({ type: operatorNames, default: [], shownDefault: 'all', flag: '--operators <names>', config: true, shapes: 'mutate', description: 'comma-separated mutation operators' }),
+  json: option({
+    type: z.boolean(),
+    default: false,
+    shownDefault: null,
+    flag: '--json',
+    config: false,
+    description: 'print a machine-readable summary on stdout',
+  }),
+  concurrency: option({
+    type: integer(1),
+    default: Math.max(1, availableParallelism()),
+    shownDefault: `${Math.max(1, availableParallelism())}, the CPU count`,
+    flag: '--concurrency <n>',
+    config: true,
+    description: 'candidates validated at once',
+  }),
+  seed: option({
+    type: integer(0),
+    default: 1,
+    flag: '--seed <n>',
+    config: true,
+    shapes: 'mutate',
+    description: 'seed for sampling candidates',
+  }),
+  operators: option({
+    type: operatorNames,
+    default: [],
+    shownDefault: 'all',
+    flag: '--operators <names>',
+    config: true,
+    shapes: 'mutate',
+    description: 'comma-separated mutation operators',
+  }),
   maxCandidates: option({
     // Enough for a dataset of a few hundred tasks from a repository in minutes.
-    type: integer(0), default: 250, shownDefault: '250; 0: no cap', flag: '--max-candidates <n>', config: true, shapes: 'mutate',
+    type: integer(0),
+    default: 250,
+    shownDefault: '250; 0: no cap',
+    flag: '--max-candidates <n>',
+    config: true,
+    shapes: 'mutate',
     description: 'validate at most n candidates, spread over the functions',
   }),
-  maxPerOperator: option({ type: integer(0), default: 0, shownDefault: 'no cap', flag: '--max-per-operator <n>', config: true, shapes: 'mutate', description: 'at most n candidates from one operator' }),
+  maxPerOperator: option({
+    type: integer(0),
+    default: 0,
+    shownDefault: 'no cap',
+    flag: '--max-per-operator <n>',
+    config: true,
+    shapes: 'mutate',
+    description: 'at most n candidates from one operator',
+  }),
   maxPerUnit: option({
-    type: integer(0), default: 0, shownDefault: 'no cap', flag: '--max-per-unit <n>', config: true, shapes: 'mutate',
+    type: integer(0),
+    default: 0,
+    shownDefault: 'no cap',
+    flag: '--max-per-unit <n>',
+    config: true,
+    shapes: 'mutate',
     description: 'at most n candidates from one function (the sample spreads over functions anyway)',
   }),
-  minComplexity: option({ type: integer(1), default: 1, flag: '--min-complexity <n>', config: true, shapes: 'mutate', description: 'skip functions of lower cyclomatic complexity' }),
-  maxUnitLines: option({ type: integer(1), default: 300, flag: '--max-unit-lines <n>', config: true, shapes: 'mutate', description: 'skip functions longer than n lines' }),
+  minComplexity: option({
+    type: integer(1),
+    default: 1,
+    flag: '--min-complexity <n>',
+    config: true,
+    shapes: 'mutate',
+    description: 'skip functions of lower cyclomatic complexity',
+  }),
+  maxUnitLines: option({
+    type: integer(1),
+    default: 300,
+    flag: '--max-unit-lines <n>',
+    config: true,
+    shapes: 'mutate',
+    description: 'skip functions longer than n lines',
+  }),
   multiSite: option({
-    type: share, default: 0, shownDefault: '0: none', flag: '--multi-site <p>', config: true, shapes: 'mutate',
+    type: share,
+    default: 0,
+    shownDefault: '0: none',
+    flag: '--multi-site <p>',
+    config: true,
+    shapes: 'mutate',
     description: 'also make one multi-site candidate per function, each site joining with probability p',
   }),
-  combine: option({ type: integer(0), default: 0, flag: '--combine <n>', config: true, shapes: 'combine', description: 'after validation, merge kept bugs of one file into up to n harder tasks' }),
-  typeCheck: option({ type: z.boolean(), default: true, shownDefault: null, flag: '--no-type-check', config: true, shapes: 'mutate', description: 'keep mutants the TypeScript compiler rejects' }),
-  sandbox: option({ type: z.enum(['local', 'docker']), default: 'local', flag: '--sandbox <kind>', config: true, shapes: 'setup', description: 'where tests run: on this machine, or in a container per candidate' }),
+  combine: option({
+    type: integer(0),
+    default: 0,
+    flag: '--combine <n>',
+    config: true,
+    shapes: 'combine',
+    description: 'after validation, merge kept bugs of one file into up to n harder tasks',
+  }),
+  typeCheck: option({
+    type: z.boolean(),
+    default: true,
+    shownDefault: null,
+    flag: '--no-type-check',
+    config: true,
+    shapes: 'mutate',
+    description: 'keep mutants the TypeScript compiler rejects',
+  }),
+  sandbox: option({
+    type: z.enum(['local', 'docker']),
+    default: 'local',
+    flag: '--sandbox <kind>',
+    config: true,
+    shapes: 'setup',
+    description: 'where tests run: on this machine, or in a container per candidate',
+  }),
   baseImage: option({
-    type: z.string().min(1), default: DEFAULT_BASE_IMAGE, shownDefault: `$SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE}`, flag: '--base-image <name>', config: true, env: 'SWESYNTH_BASE_IMAGE',
+    type: z.string().min(1),
+    default: DEFAULT_BASE_IMAGE,
+    shownDefault: `$SWESYNTH_BASE_IMAGE, else ${DEFAULT_BASE_IMAGE}`,
+    flag: '--base-image <name>',
+    config: true,
+    env: 'SWESYNTH_BASE_IMAGE',
     description: 'base image of the environment image',
   }),
-  dockerMemory: option({ type: z.string().regex(SIZE, 'expected a size such as 512m or 2g'), default: '2g', flag: '--docker-memory <size>', config: true, description: 'memory limit of a container, e.g. 512m' }),
-  dockerCpus: option({ type: z.number('expected a number').positive('expected a positive number'), default: 1, flag: '--docker-cpus <n>', config: true, description: 'CPUs of a container' }),
-  baselineRuns: option({ type: integer(2), default: 3, flag: '--baseline-runs <n>', config: true, shapes: 'setup', description: 'times the test suite runs at setup to find flaky tests' }),
+  dockerMemory: option({
+    type: z.string().regex(SIZE, 'expected a size such as 512m or 2g'),
+    default: '2g',
+    flag: '--docker-memory <size>',
+    config: true,
+    description: 'memory limit of a container, e.g. 512m',
+  }),
+  dockerCpus: option({
+    type: z.number('expected a number').positive('expected a positive number'),
+    default: 1,
+    flag: '--docker-cpus <n>',
+    config: true,
+    description: 'CPUs of a container',
+  }),
+  baselineRuns: option({
+    type: integer(2),
+    default: 3,
+    flag: '--baseline-runs <n>',
+    config: true,
+    shapes: 'setup',
+    description: 'times the test suite runs at setup to find flaky tests',
+  }),
   scheduler: option({
-    type: z.enum(['in-process', 'bullmq']), default: 'in-process', flag: '--scheduler <kind>', config: true,
+    type: z.enum(['in-process', 'bullmq']),
+    default: 'in-process',
+    flag: '--scheduler <kind>',
+    config: true,
     description: 'where candidates are validated: in this process, or by `swesynth worker` processes through BullMQ',
   }),
   redis: option({
-    type: z.url('expected a URL such as redis://127.0.0.1:6379').nullable(), default: null, shownDefault: null, flag: '--redis <url>', config: true,
+    type: z.url('expected a URL such as redis://127.0.0.1:6379').nullable(),
+    default: null,
+    shownDefault: null,
+    flag: '--redis <url>',
+    config: true,
     description: 'the Redis server of the bullmq scheduler, e.g. redis://127.0.0.1:6379',
   }),
-  queue: option({ type: z.string().min(1), default: DEFAULT_QUEUE, flag: '--queue <name>', config: true, description: 'the BullMQ queue, shared with the workers' }),
+  queue: option({
+    type: z.string().min(1),
+    default: DEFAULT_QUEUE,
+    flag: '--queue <name>',
+    config: true,
+    description: 'the BullMQ queue, shared with the workers',
+  }),
   wholeSuite: option({
-    type: z.boolean(), default: false, shownDefault: null, flag: '--whole-suite', config: false,
+    type: z.boolean(),
+    default: false,
+    shownDefault: null,
+    flag: '--whole-suite',
+    config: false,
     description: 'validate the slow reference way: the whole test suite and the full build for every candidate, ignoring coverage',
   }),
   killOnly: option({
-    type: z.boolean(), default: false, shownDefault: null, flag: '--kill-only', config: false,
-    description: 'only find out which candidates a test kills, stopping at the first failure (operator surveys; makes no tasks, so the run ends after validate)',
+    type: z.boolean(),
+    default: false,
+    shownDefault: null,
+    flag: '--kill-only',
+    config: false,
+    description:
+      'only find out which candidates a test kills, stopping at the first failure (operator surveys; makes no tasks, so the run ends after validate)',
   }),
-  dataset: option({ type: z.string().min(1).nullable(), default: null, shownDefault: '<owner>__<name>', flag: '--dataset <name>', config: false, description: 'dataset name under the output folder' }),
+  dataset: option({
+    type: z.string().min(1).nullable(),
+    default: null,
+    shownDefault: '<owner>__<name>',
+    flag: '--dataset <name>',
+    config: false,
+    description: 'dataset name under the output folder',
+  }),
   datasetVersion: option({
-    type: z.string().min(1).nullable(), default: null, shownDefault: 'the next minor version, 1.0.0 first', flag: '--dataset-version <version>', config: false,
+    type: z.string().min(1).nullable(),
+    default: null,
+    shownDefault: 'the next minor version, 1.0.0 first',
+    flag: '--dataset-version <version>',
+    config: false,
     description: 'semantic version to write',
   }),
   visibleTests: option({
-    type: z.boolean(), default: false, shownDefault: null, flag: '--visible-tests', config: true,
+    type: z.boolean(),
+    default: false,
+    shownDefault: null,
+    flag: '--visible-tests',
+    config: true,
     description: 'leave the test files of FAIL_TO_PASS tests in the task (hidden and restored by test_patch by default)',
   }),
-  split: option({ type: z.enum(['hash', 'repo']), default: 'hash', flag: '--split <rule>', config: true, description: 'train/test split by a hash of the instance id or of the repository' }),
+  split: option({
+    type: z.enum(['hash', 'repo']),
+    default: 'hash',
+    flag: '--split <rule>',
+    config: true,
+    description: 'train/test split by a hash of the instance id or of the repository',
+  }),
   testShare: option({ type: share, default: 0.2, flag: '--test-share <share>', config: true, description: 'share of the test split' }),
   out: option({ type: z.string().min(1), default: 'out', flag: '--out <dir>', config: true, description: 'output folder for datasets' }),
-  progress: option({ type: z.boolean(), default: true, shownDefault: null, flag: '--no-progress', config: false, description: 'no progress bar' }),
-  workDir: option({ type: z.string().min(1), default: '.swesynth/worker', flag: '--work-dir <dir>', config: false, description: 'where prepared repositories are kept between runs' }),
+  progress: option({
+    type: z.boolean(),
+    default: true,
+    shownDefault: null,
+    flag: '--no-progress',
+    config: false,
+    description: 'no progress bar',
+  }),
+  workDir: option({
+    type: z.string().min(1),
+    default: '.swesynth/worker',
+    flag: '--work-dir <dir>',
+    config: false,
+    description: 'where prepared repositories are kept between runs',
+  }),
   lockDuration: option({
-    type: integer(1000), default: 30_000, flag: '--lock-duration <ms>', config: false,
+    type: integer(1000),
+    default: 30_000,
+    flag: '--lock-duration <ms>',
+    config: false,
     description: 'how long a job stays with a worker that stopped answering before another takes it',
   }),
 };
@@ -124,8 +316,19 @@ type AnySpec = OptionSpec<z.ZodType>;
 const specs = Object.entries(OPTIONS) as Array<[OptionName, AnySpec]>;
 
 /** The options of `swesynth run` and of each stage command; a worker takes the few it needs. */
-export const RUN_OPTIONS: readonly OptionName[] = specs.map(([name]) => name).filter((name) => name !== 'runsDir' && name !== 'workDir' && name !== 'lockDuration');
-export const WORKER_OPTIONS: readonly OptionName[] = ['redis', 'queue', 'concurrency', 'workDir', 'lockDuration', 'baseImage', 'dockerMemory', 'dockerCpus'];
+export const RUN_OPTIONS: readonly OptionName[] = specs
+  .map(([name]) => name)
+  .filter((name) => name !== 'runsDir' && name !== 'workDir' && name !== 'lockDuration');
+export const WORKER_OPTIONS: readonly OptionName[] = [
+  'redis',
+  'queue',
+  'concurrency',
+  'workDir',
+  'lockDuration',
+  'baseImage',
+  'dockerMemory',
+  'dockerCpus',
+];
 
 export const DEFAULTS = Object.fromEntries(specs.map(([name, spec]) => [name, spec.default])) as OptionValues;
 /** Not an option: a fork bomb in a mutant stops here. */
@@ -137,7 +340,11 @@ const why = (error: z.ZodError): string => error.issues.map((issue) => issue.mes
 function fromText(spec: AnySpec, text: string): unknown {
   const type = spec.type instanceof z.ZodNullable ? spec.type.unwrap() : spec.type;
   if (type instanceof z.ZodNumber) return text.trim() === '' ? Number.NaN : Number(text);
-  if (type instanceof z.ZodArray) return text.split(',').map((name) => name.trim()).filter(Boolean);
+  if (type instanceof z.ZodArray)
+    return text
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
   return text;
 }
 
@@ -284,7 +491,8 @@ export function keepRunShape(
   for (const [name, spec] of SHAPING) {
     const before = recorded[name];
     if (run.finished(spec.shapes) && before !== undefined) {
-      if (options.chosen.has(name) && JSON.stringify(before) !== JSON.stringify(values[name])) differing.push(`${asFlag(name, before)} (now ${asFlag(name, values[name])})`);
+      if (options.chosen.has(name) && JSON.stringify(before) !== JSON.stringify(values[name]))
+        differing.push(`${asFlag(name, before)} (now ${asFlag(name, values[name])})`);
       (values as Record<string, unknown>)[name] = before;
     }
     (shape as Record<string, unknown>)[name] = values[name];

@@ -13,7 +13,10 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
-      const content = JSON.stringify({ title: 'A calculation gives the wrong result', body: 'I called the package and got a different number than I expected.' });
+      const content = JSON.stringify({
+        title: 'A calculation gives the wrong result',
+        body: 'I called the package and got a different number than I expected.',
+      });
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
     });
@@ -26,7 +29,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const instancesIn = (version: string) => readFileSync(join(version, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+const instancesIn = (version: string) =>
+  readFileSync(join(version, 'instances.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
 describe('a finished run asked again', () => {
   it('refuses options that would change what it made, reports its export, and exports anew to a new --out', async () => {
@@ -52,9 +59,14 @@ describe('a finished run asked again', () => {
     expect(docker.stderr).toContain('--fresh to start it over, or --run-dir <dir> for a second run beside it');
     expect(existsSync(b)).toBe(false);
 
-    const more = await swesynth(['run', target, '--run-dir', runDir, '--max-candidates', '9', '--operators', 'logical-flip', '--no-type-check'], { cwd: work });
+    const more = await swesynth(
+      ['run', target, '--run-dir', runDir, '--max-candidates', '9', '--operators', 'logical-flip', '--no-type-check'],
+      { cwd: work },
+    );
     expect(more.exitCode).toBe(1);
-    expect(more.stderr).toContain('was made with --operators (all) (now --operators logical-flip), --max-candidates 4 (now --max-candidates 9), --no-type-check off (now --no-type-check on)');
+    expect(more.stderr).toContain(
+      'was made with --operators (all) (now --operators logical-flip), --max-candidates 4 (now --max-candidates 9), --no-type-check off (now --no-type-check on)',
+    );
 
     // Without the options, the run is the one it was: nothing to do, and its export is the answer.
     const again = await swesynth(['run', target, '--run-dir', runDir, '--json'], { cwd: work });
@@ -63,7 +75,11 @@ describe('a finished run asked again', () => {
 
     const elsewhere = await swesynth(['run', target, '--run-dir', runDir, '--out', b, '--json', ...small], { cwd: work });
     expect(elsewhere.exitCode, elsewhere.stderr).toBe(0);
-    expect(JSON.parse(elsewhere.stdout).stages.at(-1)).toMatchObject({ stage: 'export', alreadyDone: false, path: join(b, 'local__tiny-lib', '1.0.0') });
+    expect(JSON.parse(elsewhere.stdout).stages.at(-1)).toMatchObject({
+      stage: 'export',
+      alreadyDone: false,
+      path: join(b, 'local__tiny-lib', '1.0.0'),
+    });
     expect(existsSync(join(work, 'out'))).toBe(false);
 
     // Who wrote each statement reaches the instances, the manifest and the card, with no secret.
@@ -79,8 +95,12 @@ describe('a finished run asked again', () => {
     const { writers, llm } = manifest.repos[0].statements;
     expect(llm).toEqual([asked]);
     expect(Object.values(writers).reduce((sum: number, n) => sum + (n as number), 0)).toBe(instances.length);
-    expect(readFileSync(join(version, 'README.md'), 'utf8')).toMatch(/^Problem statements: .*by (test-model at .*, temperature 0\.4|the \w+ template)/m);
-    expect(readFileSync(join(version, 'manifest.json'), 'utf8') + readFileSync(join(version, 'instances.jsonl'), 'utf8')).not.toContain('hunter2');
+    expect(readFileSync(join(version, 'README.md'), 'utf8')).toMatch(
+      /^Problem statements: .*by (test-model at .*, temperature 0\.4|the \w+ template)/m,
+    );
+    expect(readFileSync(join(version, 'manifest.json'), 'utf8') + readFileSync(join(version, 'instances.jsonl'), 'utf8')).not.toContain(
+      'hunter2',
+    );
     const verified = await swesynth(['dataset', 'verify', version]);
     expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
   });
