@@ -424,6 +424,7 @@ export const dockerOf = (values: Pick<OptionValues, 'baseImage' | 'dockerMemory'
 
 /** The options every stage reads, from the option values and the dataset's name. */
 export function runOptionsFrom(values: OptionValues, dataset: string) {
+  if (values.scheduler === 'bullmq' && !values.redis) throw new UserError('the bullmq scheduler needs a Redis server', 'pass --redis redis://host:6379');
   return {
     concurrency: values.concurrency,
     seed: values.seed,

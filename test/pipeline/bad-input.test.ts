@@ -65,6 +65,7 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
       [['run', target, '--operators', 'logical-flip,no-such-operator'], /argument 'logical-flip,no-such-operator' is invalid\. unknown operator no-such-operator; the operators are comparison-boundary, .*logical-flip/],
       [['run', target, '--sandbox', 'vm'], "argument 'vm' is invalid. Allowed choices are local, docker."],
       [['mutate', target, '--scheduler', 'cron'], "argument 'cron' is invalid. Allowed choices are in-process, bullmq."],
+      [['run', target, '--scheduler', 'bullmq'], 'the bullmq scheduler needs a Redis server'],
       [['export', target, '--split', 'random'], "argument 'random' is invalid. Allowed choices are hash, repo."],
       [['run', target, '--config', config], /config file .* is malformed: operators: unknown operator no-such-operator; the operators are .*; sandbox: .*"local"\|"docker".*; unknown field maxCandidate \(the fields are .*maxCandidates/],
       [['init', target, '--set', 'nosuch=1', '--repos', join(work, 'repos')], /--set nosuch=1: a repo profile has no field "nosuch"; the fields are name, url, commit, /],
