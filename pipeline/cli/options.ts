@@ -404,6 +404,7 @@ export function resolveOptions(command: Command, config: Partial<OptionValues>, 
       set(name, parsed.data as never);
     } else if (config[name] !== undefined) set(name, config[name] as never);
   }
+  if (values.scheduler === 'bullmq' && !values.redis) throw new UserError('the bullmq scheduler needs a Redis server', 'pass --redis redis://host:6379');
   return { values, chosen };
 }
 
@@ -424,7 +425,6 @@ export const dockerOf = (values: Pick<OptionValues, 'baseImage' | 'dockerMemory'
 
 /** The options every stage reads, from the option values and the dataset's name. */
 export function runOptionsFrom(values: OptionValues, dataset: string) {
-  if (values.scheduler === 'bullmq' && !values.redis) throw new UserError('the bullmq scheduler needs a Redis server', 'pass --redis redis://host:6379');
   return {
     concurrency: values.concurrency,
     seed: values.seed,
