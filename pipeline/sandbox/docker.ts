@@ -4,6 +4,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { UserError } from '../common/errors.js';
 import { processAlive } from '../common/process-alive.js';
+import { onInterrupt, unlessInterrupted } from './interrupt.js';
 import type { Command, Toolchain } from './types.js';
 import { tarOf } from './tar.js';
 import type { ExecResult, Sandbox } from './types.js';
@@ -47,23 +48,6 @@ export async function connectEngine(): Promise<Docker> {
 /** Containers this process started and has not removed yet; removed on Ctrl-C and SIGTERM. */
 const live = new Set<Docker.Container>();
 const creating = new Set<Promise<Docker.Container>>();
-let signalsHandled = false;
-let interrupted = false;
-
-/** Never settles: the process exits once its containers are removed. */
-const untilExit = () => new Promise<never>(() => undefined);
-
-/**
- * The work goes on while the containers are removed after Ctrl-C or SIGTERM. A command whose
- * container went away under it must not become a verdict in the run store, so after the signal
- * its caller waits for the exit instead, and the candidate is validated again on resume.
- */
-async function unlessInterrupted<T>(work: Promise<T>): Promise<T> {
-  const settled = await work.then((value) => ({ value }), (error: unknown) => ({ error }));
-  if (interrupted) return untilExit();
-  if ('error' in settled) throw settled.error;
-  return settled.value;
-}
 
 /** Removes every container this process owns, including those whose creation is under way. */
 async function removeOwnedContainers(): Promise<void> {
@@ -78,27 +62,20 @@ async function removeOwnedContainers(): Promise<void> {
  * Creates a container labelled with this process as its owner and removed if the process is
  * interrupted; every container swesynth makes comes from here, so none outlives a Ctrl-C.
  */
-export async function createOwnedContainer(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Docker.Container> {
-  if (!signalsHandled) {
-    signalsHandled = true;
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-      process.once(signal, () => {
-        interrupted = true;
-        void removeOwnedContainers().finally(() => process.exit(code));
-      });
+export function createOwnedContainer(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Docker.Container> {
+  onInterrupt(removeOwnedContainers);
+  return unlessInterrupted(async () => {
+    const created = docker.createContainer({ ...options, Labels: { ...options.Labels, [LABEL]: '1', [OWNER_LABEL]: OWNER } }).then((container) => {
+      live.add(container);
+      return container;
+    });
+    creating.add(created);
+    try {
+      return await created;
+    } finally {
+      creating.delete(created);
     }
-  }
-  if (interrupted) return untilExit();
-  const created = docker.createContainer({ ...options, Labels: { ...options.Labels, [LABEL]: '1', [OWNER_LABEL]: OWNER } }).then((container) => {
-    live.add(container);
-    return container;
   });
-  creating.add(created);
-  try {
-    return await created;
-  } finally {
-    creating.delete(created);
-  }
 }
 
 export async function removeOwnedContainer(container: Docker.Container): Promise<void> {

@@ -3,6 +3,7 @@ import { cp, lstat, mkdir, readdir, readFile, realpath, rm, symlink, writeFile }
 import { basename, dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { reporterPath } from '../common/paths.js';
+import { onInterrupt, unlessInterrupted } from './interrupt.js';
 import type { Command, Toolchain } from './types.js';
 import type { NodeRuntime } from './node-runtime.js';
 import type { ExecResult, Sandbox } from './types.js';
@@ -11,11 +12,20 @@ const TAIL_BYTES = 4000;
 /** coreutils `timeout` outlives a killed swesynth and takes the mutant's whole process group down. */
 const WATCHDOG = existsSync('/usr/bin/timeout') ? '/usr/bin/timeout' : null;
 const COPY_SKIPPED = new Set(['node_modules', '.git']);
-/** Process groups still running, killed if swesynth exits first (Ctrl-C, an error). */
+/** Process groups still running, killed if swesynth exits first (Ctrl-C, SIGTERM, an error). */
 const LIVE_GROUPS = new Set<number>();
-process.on('exit', () => {
+const killLiveGroups = () => {
   for (const pid of LIVE_GROUPS) killGroup(pid);
-});
+};
+process.on('exit', killLiveGroups);
+
+/** Starts a process in a group of its own, which ends with swesynth. */
+function startGroup<Child extends { pid?: number | undefined }>(start: () => Child): Child {
+  onInterrupt(killLiveGroups);
+  const child = start();
+  LIVE_GROUPS.add(child.pid!);
+  return child;
+}
 
 function killGroup(pid: number): void {
   try {
@@ -47,9 +57,7 @@ class WarmServer {
   }
 
   static start(command: Command, cwd: string, env: Record<string, string>): WarmServer {
-    const child = execa(command.file, command.args, { cwd, env, detached: true, reject: false, stdin: 'pipe', buffer: false });
-    LIVE_GROUPS.add(child.pid!);
-    return new WarmServer(child);
+    return new WarmServer(startGroup(() => execa(command.file, command.args, { cwd, env, detached: true, reject: false, stdin: 'pipe', buffer: false })));
   }
 
   async request(payload: Record<string, unknown>, timeoutMs: number): Promise<ExecResult> {
@@ -168,7 +176,11 @@ export class LocalSandbox implements Sandbox {
     return { PATH: path, ...this.env, ...(typeof command === 'string' ? {} : command.env) };
   }
 
-  async serve(command: Command, request: Record<string, unknown>, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
+  serve(command: Command, request: Record<string, unknown>, options: { timeoutMs: number }): Promise<ExecResult> {
+    return unlessInterrupted(() => this.request(command, request, options));
+  }
+
+  private async request(command: Command, request: Record<string, unknown>, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
     const key = JSON.stringify([command.cwd, command.file, command.args, command.env]);
     let server = this.servers.get(key);
     if (!server?.alive || server.runs >= SERVER_RUNS) {
@@ -181,14 +193,18 @@ export class LocalSandbox implements Sandbox {
     return result;
   }
 
-  async exec(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
+  exec(command: Command | string, options: { timeoutMs: number }): Promise<ExecResult> {
+    return unlessInterrupted(() => this.execute(command, options));
+  }
+
+  private async execute(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
     const shell = typeof command === 'string';
     const file = shell ? '/bin/sh' : command.file;
     const args = shell ? ['-c', command] : command.args;
     const env = this.envFor(command);
     const watched = WATCHDOG ? [WATCHDOG, ['-s', 'KILL', `${Math.ceil(timeoutMs / 1000) + 5}`, file, ...args]] as const : [file, args] as const;
     const started = performance.now();
-    const child = execa(watched[0], [...watched[1]], {
+    const child = startGroup(() => execa(watched[0], [...watched[1]], {
       cwd: join(this.root, (!shell && command.cwd) || ''),
       env,
       detached: true,
@@ -197,10 +213,9 @@ export class LocalSandbox implements Sandbox {
       stdin: 'ignore',
       ...(!shell && command.stdoutFile ? { stdout: { file: command.stdoutFile } } : {}),
       stripFinalNewline: false,
-    });
+    }));
     let timedOut = false;
     const pid = child.pid!;
-    LIVE_GROUPS.add(pid);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(pid);
