@@ -8,7 +8,8 @@ const OUTCOMES: Array<{ name: string; color: string; count: (row: FunnelRow) => 
   { name: 'killed, not kept', color: '#9ccc65', count: (row) => row.killed - row.kept },
   { name: 'survived', color: '#bdbdbd', count: (row) => row.survived },
   { name: 'timed out', color: '#ef6c00', count: (row) => row.timedOut },
-  { name: 'other', color: '#6d4c41', count: (row) => row.validated - row.killed - row.survived - row.timedOut },
+  { name: 'out of memory', color: '#ad1457', count: (row) => row.outOfMemory },
+  { name: 'other', color: '#6d4c41', count: (row) => row.validated - row.killed - row.survived - row.timedOut - row.outOfMemory },
 ];
 
 /**
@@ -41,10 +42,10 @@ function chart(rows: readonly FunnelRow[]): string {
 }
 
 function table(rows: readonly FunnelRow[], total: FunnelRow, first: string): string {
-  const head = [first, 'proposed', 'parse-valid', 'type-valid', 'validated', 'killed', 'timed out', 'survived', 'kept', 'tasks', 'leaky', 'yield', '95% CI'];
+  const head = [first, 'proposed', 'parse-valid', 'type-valid', 'validated', 'killed', 'timed out', 'out of memory', 'survived', 'kept', 'tasks', 'leaky', 'yield', '95% CI'];
   const cells = (row: FunnelRow) => [
     escape(row.operator), row.proposed, row.parseValid, row.typeChecked === 0 ? '—' : `${row.typeValid}/${row.typeChecked}`, row.validated, row.killed,
-    row.timedOut, row.survived, row.kept, row.tasks, row.rejected, row.validated === 0 ? '—' : percent(row.yield), row.validated === 0 ? '—' : `${percent(row.low)} – ${percent(row.high)}`,
+    row.timedOut, row.outOfMemory, row.survived, row.kept, row.tasks, row.rejected, row.validated === 0 ? '—' : percent(row.yield), row.validated === 0 ? '—' : `${percent(row.low)} – ${percent(row.high)}`,
   ];
   const line = (values: Array<string | number>, tag = 'td') => `<tr>${values.map((value) => `<${tag}>${value}</${tag}>`).join('')}</tr>`;
   return `<table><thead>${line(head, 'th')}</thead><tbody>${rows.map((row) => line(cells(row))).join('')}</tbody><tfoot>${line(cells({ ...total, operator: 'all' }))}</tfoot></table>`;

@@ -15,6 +15,8 @@ export interface FunnelRow {
   /** A stable test failed (kept, no-pass, fix-failed, interfered, or killed in a kill screen). */
   killed: number;
   timedOut: number;
+  /** A test process ran out of memory. */
+  outOfMemory: number;
   survived: number;
   kept: number;
   /** Kept candidates with a problem statement that passed the leak check, and those whose statement it rejected. */
@@ -51,7 +53,7 @@ export function wilson(k: number, n: number, z = 1.959964): [number, number] {
 }
 
 type Counts = Omit<FunnelRow, 'operator' | 'family' | 'yield' | 'low' | 'high'>;
-const ZERO: Counts = { proposed: 0, parseValid: 0, typeChecked: 0, typeValid: 0, validated: 0, killed: 0, timedOut: 0, survived: 0, kept: 0, tasks: 0, rejected: 0 };
+const ZERO: Counts = { proposed: 0, parseValid: 0, typeChecked: 0, typeValid: 0, validated: 0, killed: 0, timedOut: 0, outOfMemory: 0, survived: 0, kept: 0, tasks: 0, rejected: 0 };
 
 function row(operator: string, family: string, counts: Counts): FunnelRow {
   const [low, high] = wilson(counts.kept, counts.validated);
@@ -90,6 +92,7 @@ export function statsOf(store: RunStore): RepoStats {
     entry.validated++;
     if (KILLED.has(status)) entry.killed++;
     if (status === 'timeout') entry.timedOut++;
+    if (status === 'out-of-memory') entry.outOfMemory++;
     if (status === 'survived') entry.survived++;
     if (status === 'kept') entry.kept++;
     if (status === 'kept' && statements.get(candidate.id) === 'written') entry.tasks++;
@@ -115,6 +118,7 @@ const COLUMNS: Array<[string, (each: FunnelRow) => string]> = [
   ['validated', (each) => String(each.validated)],
   ['killed', (each) => String(each.killed)],
   ['timed out', (each) => String(each.timedOut)],
+  ['out of memory', (each) => String(each.outOfMemory)],
   ['survived', (each) => String(each.survived)],
   ['kept', (each) => String(each.kept)],
   ['tasks', (each) => String(each.tasks)],

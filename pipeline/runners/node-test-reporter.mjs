@@ -28,7 +28,7 @@ const STDERR_LIMIT = 16_000;
 
 /** What a file that crashed wrote before dying names the error: its first error line. */
 function crashFailure(stderr, fallback) {
-  const line = stderr.split('\n').find((text) => /^(FATAL ERROR: |\w*Error\b)/.test(text));
+  const line = stderr.split('\n').find((text) => /^(FATAL ERROR: |# Fatal |\w*Error\b)/.test(text));
   return { ...fallback, message: line ?? fallback?.message ?? 'the test file crashed', stack: stderr || fallback?.stack };
 }
 
@@ -70,9 +70,8 @@ export default async function* jsonLines(source) {
       // on Node 20, by the path relative to the working directory on Node 22 (as its stderr is).
       if (data.nesting === 0 && file !== '' && resolve(data.name) === resolve(file)) {
         const failure = status === 'fail' ? crashFailure(stderr.get(resolve(file)) ?? '', failureOf(error)) : failureOf(error);
-        // Running out of memory is how an endless loop that allocates ends: a hang, not a failure.
-        const hang = status === 'timeout' || /heap out of memory/.test(failure?.message ?? '');
-        own.push({ file, titlePath: ['(file)'], status: hang ? 'timeout' : status === 'fail' ? 'error' : status, durationMs: data.details?.duration_ms ?? 0, failure });
+        // A file that ran out of memory says so in its failure, which swesynth reads as its own verdict.
+        own.push({ file, titlePath: ['(file)'], status: status === 'fail' ? 'error' : status, durationMs: data.details?.duration_ms ?? 0, failure });
       } else {
         own.push({ file, titlePath: [data.name], status, durationMs: data.details?.duration_ms ?? 0, failure: failureOf(error) });
       }

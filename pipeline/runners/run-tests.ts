@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { OUT_OF_MEMORY } from '../sandbox/memory.js';
 import type { Command, ExecResult, Sandbox } from '../sandbox/types.js';
 import type { RunnerAdapter, RunnerRequest, TestResult } from './types.js';
 
+/** What says that a test process ran out of memory, when one did: V8's message, or the sandbox's kill. */
+type OutOfMemory = { outOfMemory?: string };
+
 export type TestRun =
-  | { kind: 'results'; results: TestResult[]; durationMs: number }
+  | ({ kind: 'results'; results: TestResult[]; durationMs: number } & OutOfMemory)
   | { kind: 'timeout'; durationMs: number }
-  /** No test reported, or a report cut short: an infrastructure problem, never a verdict. */
-  | { kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string };
+  /** No test reported, or a report cut short: an infrastructure problem, never a verdict (unless memory ran out). */
+  | ({ kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string } & OutOfMemory);
 
 export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'> & {
   /** Environment variables for the runner's process, on top of the adapter's. */
@@ -51,10 +55,23 @@ async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: str
   if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };
   const report = await sandbox.readFile(reportName).catch(() => '');
   const { results, complete } = adapter.parse(report, join(sandbox.root, cwd));
-  const broken = (reason: string): TestRun => ({ kind: 'broken', reason, durationMs: exec.durationMs, exitCode: exec.exitCode, outputTail: exec.outputTail });
+  const exhausted = outOfMemory(exec, results);
+  const memory = exhausted ? { outOfMemory: exhausted } : {};
+  const broken = (reason: string): TestRun => ({ kind: 'broken', reason, durationMs: exec.durationMs, exitCode: exec.exitCode, outputTail: exec.outputTail, ...memory });
   if (results.length === 0) return broken(`the ${adapter.name} runner reported no tests`);
   if (!complete) return broken(`the ${adapter.name} runner exited before finishing its report`);
-  return { kind: 'results', results, durationMs: exec.durationMs };
+  return { kind: 'results', results, durationMs: exec.durationMs, ...memory };
+}
+
+/**
+ * Whether a process of the run died for want of memory: V8's message in the runner's output or in
+ * what a crashed test file left (its failure), or the sandbox's own kill. The line that says so.
+ */
+function outOfMemory(exec: ExecResult, results: TestResult[]): string | undefined {
+  const texts = [exec.outputTail, ...results.flatMap((result) => (result.failure ? [result.failure.message, result.failure.stack ?? ''] : []))];
+  const line = texts.flatMap((text) => text.split('\n')).find((text) => OUT_OF_MEMORY.test(text));
+  if (line !== undefined) return line.trim();
+  return exec.outOfMemory ? 'a test process was killed at the sandbox\'s memory limit' : undefined;
 }
 
 /**

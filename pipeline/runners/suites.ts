@@ -89,6 +89,7 @@ export async function runSuites(sandbox: Sandbox, suites: Suite[], request: Suit
   const results: TestResult[] = [];
   let durationMs = 0;
   let ran = false;
+  let outOfMemory: string | undefined;
   const started = performance.now();
   for (const suite of suites) {
     const owned = (file: string) => suiteOfFile(suites, file) === suite;
@@ -108,8 +109,9 @@ export async function runSuites(sandbox: Sandbox, suites: Suite[], request: Suit
     if (run.kind === 'timeout') return { ...run, durationMs };
     if (run.kind === 'broken') return { ...run, durationMs, reason: suites.length === 1 ? run.reason : `${run.reason} in ${suite.path}` };
     results.push(...run.results.map((result) => fromSuite(suite, result)));
+    outOfMemory ??= run.outOfMemory;
     ran = true;
   }
   if (!ran) return { kind: 'broken', reason: 'no suite holds the test files asked for', durationMs, exitCode: null, outputTail: (request.only ?? []).join('\n') };
-  return { kind: 'results', results, durationMs };
+  return { kind: 'results', results, durationMs, ...(outOfMemory ? { outOfMemory } : {}) };
 }

@@ -5,6 +5,7 @@ import Docker from 'dockerode';
 import { UserError } from '../common/errors.js';
 import { processAlive } from '../common/process-alive.js';
 import { onInterrupt, unlessInterrupted } from './interrupt.js';
+import { withHeapLimit } from './memory.js';
 import type { Command, Toolchain } from './types.js';
 import { tarOf } from './tar.js';
 import type { ExecResult, Sandbox } from './types.js';
@@ -127,12 +128,15 @@ async function drain(docker: Docker, stream: Readable): Promise<{ stdout: string
 export class DockerSandbox implements Sandbox {
   readonly root = CONTAINER_ROOT;
   private killed = false;
+  /** How many processes the kernel has killed for the container's memory, as of the last command. */
+  private memoryKills = 0;
 
   private constructor(
     private readonly docker: Docker,
     private readonly container: Docker.Container,
     private readonly env: Record<string, string>,
     readonly tools: Toolchain,
+    private readonly memoryBytes: number,
   ) {}
 
   static async start(docker: Docker, image: string, limits: ContainerLimits, env: Record<string, string> = {}): Promise<DockerSandbox> {
@@ -151,7 +155,7 @@ export class DockerSandbox implements Sandbox {
       await removeOwnedContainer(container);
       throw error;
     }
-    return new DockerSandbox(docker, container, env, tools);
+    return new DockerSandbox(docker, container, env, tools, limits.memoryBytes);
   }
 
   exec(command: Command | string, options: { timeoutMs: number }): Promise<ExecResult> {
@@ -164,7 +168,7 @@ export class DockerSandbox implements Sandbox {
     const shell = typeof command === 'string';
     let argv = shell ? ['/bin/sh', '-c', command] : [command.file, ...command.args];
     const path = `${CONTAINER_ROOT}/node_modules/.bin:${CONTAINER_NODE_BIN}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
-    const env: Record<string, string> = { PATH: path, ...this.env, ...(shell ? {} : command.env) };
+    const env = withHeapLimit({ PATH: path, ...this.env, ...(shell ? {} : command.env) }, this.memoryBytes);
     if (!shell && command.stdoutFile) {
       // The shell only redirects and then becomes the command: `exec "$0" "$@"` keeps its arguments intact.
       argv = ['/bin/sh', '-c', 'exec "$0" "$@" > "$SWESYNTH_STDOUT"', ...argv];
@@ -182,7 +186,17 @@ export class DockerSandbox implements Sandbox {
     const { output } = await drain(this.docker, stream);
     clearTimeout(timer);
     const exitCode = await exec.inspect().then((info) => info.ExitCode ?? null, () => null);
-    return { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail: output.slice(-TAIL_BYTES) };
+    const outOfMemory = !timedOut && exitCode !== 0 && (await this.memoryKilled());
+    return { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail: output.slice(-TAIL_BYTES), outOfMemory };
+  }
+
+  /** Whether the kernel killed a process for the container's memory since the last time asked (cgroup v2 or v1 counter). */
+  private async memoryKilled(): Promise<boolean> {
+    const events = await this.read('/sys/fs/cgroup/memory.events').catch(() => this.read('/sys/fs/cgroup/memory/memory.oom_control')).catch(() => '');
+    const kills = Number(/^oom_kill (\d+)$/m.exec(events)?.[1] ?? 0);
+    const killed = kills > this.memoryKills;
+    this.memoryKills = kills;
+    return killed;
   }
 
   async writeFile(path: string, text: string): Promise<void> {
@@ -191,11 +205,12 @@ export class DockerSandbox implements Sandbox {
   }
 
   readFile(path: string): Promise<string> {
-    return unlessInterrupted(this.read(path));
+    return unlessInterrupted(this.read(posix.join(CONTAINER_ROOT, path)));
   }
 
+  /** Reads a file of the container by its absolute path. */
   private async read(path: string): Promise<string> {
-    const exec = await this.container.exec({ Cmd: ['cat', posix.join(CONTAINER_ROOT, path)], AttachStdout: true, AttachStderr: true });
+    const exec = await this.container.exec({ Cmd: ['cat', path], AttachStdout: true, AttachStderr: true });
     const { stdout, output } = await drain(this.docker, (await exec.start({ hijack: true, stdin: false })) as unknown as Readable);
     const { ExitCode } = await exec.inspect();
     if (ExitCode !== 0) throw new Error(`cannot read ${path} in the container: ${output.trim()}`);

@@ -4,6 +4,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { reporterPath } from '../common/paths.js';
 import { onInterrupt, unlessInterrupted } from './interrupt.js';
+import { withHeapLimit } from './memory.js';
 import type { Command, Toolchain } from './types.js';
 import type { NodeRuntime } from './node-runtime.js';
 import type { ExecResult, Sandbox } from './types.js';
@@ -139,21 +140,26 @@ export class LocalSandbox implements Sandbox {
     private readonly owned: boolean,
     private readonly env: Record<string, string>,
     private readonly node: NodeRuntime | null,
+    private readonly memoryBytes: number | null,
   ) {
     this.tools = node ? { ...LOCAL_TOOLS, node: join(node.binDir, 'node'), nodeVersion: `v${node.version}` } : LOCAL_TOOLS;
   }
 
   /** Runs commands in `dir` itself (the workspace), which dispose() leaves in place. */
   static at(dir: string, env: Record<string, string> = {}, node: NodeRuntime | null = null): LocalSandbox {
-    return new LocalSandbox(dir, false, env, node);
+    return new LocalSandbox(dir, false, env, node, null);
   }
 
-  /** A private copy of `workspace` at `dir`, sharing its installed node_modules through a link. */
+  /**
+   * A private copy of `workspace` at `dir`, sharing its installed node_modules through a link;
+   * with `memoryBytes`, each Node.js process it runs has the heap a container of that memory gives.
+   */
   static async copyOf(
     workspace: string,
     dir: string,
     env: Record<string, string> = {},
     node: NodeRuntime | null = null,
+    memoryBytes: number | null = null,
   ): Promise<LocalSandbox> {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dirname(dir), { recursive: true });
@@ -164,7 +170,7 @@ export class LocalSandbox implements Sandbox {
       filter: (source) => !(dirname(source) === workspace && COPY_SKIPPED.has(basename(source))),
     });
     if (existsSync(join(workspace, 'node_modules'))) await linkDependencies(workspace, dir);
-    return new LocalSandbox(dir, true, env, node);
+    return new LocalSandbox(dir, true, env, node, memoryBytes);
   }
 
   /**
@@ -173,7 +179,7 @@ export class LocalSandbox implements Sandbox {
    */
   private envFor(command: Command | string): Record<string, string> {
     const path = [join(this.root, 'node_modules', '.bin'), ...(this.node ? [this.node.binDir] : []), process.env.PATH ?? ''].join(':');
-    return { PATH: path, ...this.env, ...(typeof command === 'string' ? {} : command.env) };
+    return withHeapLimit({ PATH: path, ...this.env, ...(typeof command === 'string' ? {} : command.env) }, this.memoryBytes);
   }
 
   serve(command: Command, request: Record<string, unknown>, options: { timeoutMs: number }): Promise<ExecResult> {

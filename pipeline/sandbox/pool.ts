@@ -31,10 +31,12 @@ export class LocalPool implements SandboxPool {
     private readonly dir: string,
     private readonly env: Record<string, string>,
     private readonly node: NodeRuntime | null,
+    /** The memory of a Docker sandbox, whose heap limit the local processes get too. */
+    private readonly memoryBytes: number,
   ) {}
 
   async acquire(): Promise<LocalSandbox> {
-    return this.idle.pop() ?? LocalSandbox.copyOf(this.workspace, join(this.dir, `worker-${++this.made}`), this.env, this.node);
+    return this.idle.pop() ?? LocalSandbox.copyOf(this.workspace, join(this.dir, `worker-${++this.made}`), this.env, this.node, this.memoryBytes);
   }
 
   async release(sandbox: Sandbox): Promise<void> {

@@ -24,6 +24,8 @@ export interface ExecResult {
   durationMs: number;
   /** The end of the combined output, for error messages. */
   outputTail: string;
+  /** The sandbox's memory limit ended a process of the command (the kernel's kill, which V8 does not report). */
+  outOfMemory?: boolean;
 }
 
 /** A place where a repository's commands run, isolated from swesynth and from other candidates. */

@@ -98,6 +98,11 @@ export const VerdictStatus = z.enum([
   /** A kill screen saw a stable test fail and stopped there: no lists, no fix check, not a task. */
   'killed',
   'timeout',
+  /**
+   * A test process ran out of memory (V8's heap limit, or the sandbox's memory): like a timeout,
+   * the mutant exhausts a resource, and its missing tests are no failures to learn from.
+   */
+  'out-of-memory',
   /** Every stable test failed: the mutant breaks everything, there is nothing left to pass. */
   'no-pass',
   /** Reverting the mutant did not make every FAIL_TO_PASS test pass again. */

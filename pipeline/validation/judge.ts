@@ -118,6 +118,7 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   const runMutant = async ({ files, timeoutMs }: { files?: string[]; timeoutMs: number }) => {
     const mutantRun = await run({ ...ctx.request, only: files, timeoutMs });
     if (mutantRun.kind === 'timeout') return { ended: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }) };
+    if (mutantRun.outOfMemory) return { ended: verdict('out-of-memory', { detail: mutantRun.outOfMemory }) };
     if (mutantRun.kind === 'broken') return { ended: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }) };
     // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
     const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
