@@ -15,7 +15,8 @@ it('counts a process of this machine that runs under another user as alive, and 
   const answer = await execa(process.execPath, ['--input-type=module', '-e', script], asOther);
   expect(answer.stdout).toBe('true');
 
-  const finished = await execa(process.execPath, ['-e', '']);
+  const finished = execa(process.execPath, ['-e', '']);
+  await finished;
   expect(processAlive(finished.pid!)).toBe(false);
   expect(processAlive(process.pid)).toBe(true);
   expect(processAlive(Number(''))).toBe(false);
