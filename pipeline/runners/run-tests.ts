@@ -57,7 +57,10 @@ async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: str
   const { results, complete } = adapter.parse(report, join(sandbox.root, cwd));
   const exhausted = outOfMemory(exec, results);
   const memory = exhausted ? { outOfMemory: exhausted } : {};
-  const broken = (reason: string): TestRun => ({ kind: 'broken', reason, durationMs: exec.durationMs, exitCode: exec.exitCode, outputTail: exec.outputTail, ...memory });
+  const broken = (reason: string): TestRun => {
+    const { durationMs, exitCode, outputTail } = exec;
+    return { kind: 'broken', reason, durationMs, exitCode, outputTail, ...memory };
+  };
   if (results.length === 0) return broken(`the ${adapter.name} runner reported no tests`);
   if (!complete) return broken(`the ${adapter.name} runner exited before finishing its report`);
   return { kind: 'results', results, durationMs: exec.durationMs, ...memory };
@@ -68,7 +71,8 @@ async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: str
  * what a crashed test file left (its failure), or the sandbox's own kill. The line that says so.
  */
 function outOfMemory(exec: ExecResult, results: TestResult[]): string | undefined {
-  const texts = [exec.outputTail, ...results.flatMap((result) => (result.failure ? [result.failure.message, result.failure.stack ?? ''] : []))];
+  const failures = results.flatMap((result) => (result.failure ? [result.failure.message, result.failure.stack ?? ''] : []));
+  const texts = [exec.outputTail, ...failures];
   const line = texts.flatMap((text) => text.split('\n')).find((text) => OUT_OF_MEMORY.test(text));
   if (line !== undefined) return line.trim();
   return exec.outOfMemory ? 'a test process was killed at the sandbox\'s memory limit' : undefined;

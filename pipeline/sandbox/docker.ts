@@ -66,7 +66,8 @@ async function removeOwnedContainers(): Promise<void> {
 export function createOwnedContainer(docker: Docker, options: Docker.ContainerCreateOptions): Promise<Docker.Container> {
   onInterrupt(removeOwnedContainers);
   return unlessInterrupted(async () => {
-    const created = docker.createContainer({ ...options, Labels: { ...options.Labels, [LABEL]: '1', [OWNER_LABEL]: OWNER } }).then((container) => {
+    const labels = { ...options.Labels, [LABEL]: '1', [OWNER_LABEL]: OWNER };
+    const created = docker.createContainer({ ...options, Labels: labels }).then((container) => {
       live.add(container);
       return container;
     });
@@ -187,12 +188,15 @@ export class DockerSandbox implements Sandbox {
     clearTimeout(timer);
     const exitCode = await exec.inspect().then((info) => info.ExitCode ?? null, () => null);
     const outOfMemory = !timedOut && exitCode !== 0 && (await this.memoryKilled());
-    return { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail: output.slice(-TAIL_BYTES), outOfMemory };
+    const outputTail = output.slice(-TAIL_BYTES);
+    return { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail, outOfMemory };
   }
 
   /** Whether the kernel killed a process for the container's memory since the last time asked (cgroup v2 or v1 counter). */
   private async memoryKilled(): Promise<boolean> {
-    const events = await this.read('/sys/fs/cgroup/memory.events').catch(() => this.read('/sys/fs/cgroup/memory/memory.oom_control')).catch(() => '');
+    const events = await this.read('/sys/fs/cgroup/memory.events')
+      .catch(() => this.read('/sys/fs/cgroup/memory/memory.oom_control'))
+      .catch(() => '');
     const kills = Number(/^oom_kill (\d+)$/m.exec(events)?.[1] ?? 0);
     const killed = kills > this.memoryKills;
     this.memoryKills = kills;

@@ -12,7 +12,10 @@ export function onInterrupt(cleanup: () => void | Promise<void>): void {
   cleanups.add(cleanup);
   if (installed) return;
   installed = true;
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => {
       interrupted = true;
       void Promise.allSettled([...cleanups].map(async (end) => end())).finally(() => process.exit(code));
@@ -30,7 +33,10 @@ const untilExit = () => new Promise<never>(() => undefined);
  */
 export async function unlessInterrupted<T>(work: Promise<T> | (() => Promise<T>)): Promise<T> {
   if (interrupted) return untilExit();
-  const settled = await (typeof work === 'function' ? work() : work).then((value) => ({ value }), (error: unknown) => ({ error }));
+  const settled = await (typeof work === 'function' ? work() : work).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
   if (interrupted) return untilExit();
   if ('error' in settled) throw settled.error;
   return settled.value;

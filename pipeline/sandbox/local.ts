@@ -58,7 +58,8 @@ class WarmServer {
   }
 
   static start(command: Command, cwd: string, env: Record<string, string>): WarmServer {
-    return new WarmServer(startGroup(() => execa(command.file, command.args, { cwd, env, detached: true, reject: false, stdin: 'pipe', buffer: false })));
+    const options = { cwd, env, detached: true, reject: false, stdin: 'pipe', buffer: false } as const;
+    return new WarmServer(startGroup(() => execa(command.file, command.args, options)));
   }
 
   async request(payload: Record<string, unknown>, timeoutMs: number): Promise<ExecResult> {

@@ -12,4 +12,5 @@ export function withHeapLimit(env: Record<string, string>, memoryBytes: number |
 }
 
 /** What V8 prints when a process runs out of memory (the heap limit, or an allocation it cannot make). */
-export const OUT_OF_MEMORY = /JavaScript heap out of memory|Fatal JavaScript out of memory|Fatal process out of memory|Fatal JavaScript invalid size error/;
+export const OUT_OF_MEMORY =
+  /JavaScript heap out of memory|Fatal JavaScript out of memory|Fatal process out of memory|Fatal JavaScript invalid size error/;

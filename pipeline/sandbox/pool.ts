@@ -36,7 +36,8 @@ export class LocalPool implements SandboxPool {
   ) {}
 
   async acquire(): Promise<LocalSandbox> {
-    return this.idle.pop() ?? LocalSandbox.copyOf(this.workspace, join(this.dir, `worker-${++this.made}`), this.env, this.node, this.memoryBytes);
+    const dir = join(this.dir, `worker-${++this.made}`);
+    return this.idle.pop() ?? LocalSandbox.copyOf(this.workspace, dir, this.env, this.node, this.memoryBytes);
   }
 
   async release(sandbox: Sandbox): Promise<void> {

@@ -193,7 +193,8 @@ async function prepare(spec: ValidationSpec, options: WorkerOptions, name: strin
     const image = await environmentImage(docker, { workspace, profile, commit: environment.baseCommit, baseImage: options.docker.baseImage, log: options.log.info });
     sandboxes = new DockerPool(docker, image.name, options.docker.limits);
   } else {
-    sandboxes = new LocalPool(workspace, await mkdtemp(join(options.workDir, `.sandboxes-${process.pid}-`)), profile.env, await nodeRuntime(profile.node), options.docker.limits.memoryBytes);
+    const dir = await mkdtemp(join(options.workDir, `.sandboxes-${process.pid}-`));
+    sandboxes = new LocalPool(workspace, dir, profile.env, await nodeRuntime(profile.node), options.docker.limits.memoryBytes);
   }
   return { judge: openJudge(spec, workspace, sandboxes), sandboxes };
 }

@@ -51,7 +51,8 @@ async function judgeInProcess(ctx: StageContext, stage: string, spec: Validation
     await pruneContainers(docker, { staleOnly: true });
     sandboxes = new DockerPool(docker, environment.image!, ctx.options.docker.limits);
   } else {
-    sandboxes = new LocalPool(environment.workspace, sandboxDir, spec.profile.env, await nodeRuntime(spec.profile.node), ctx.options.docker.limits.memoryBytes);
+    const node = await nodeRuntime(spec.profile.node);
+    sandboxes = new LocalPool(environment.workspace, sandboxDir, spec.profile.env, node, ctx.options.docker.limits.memoryBytes);
   }
   const judgeContext = openJudge(spec, environment.workspace, sandboxes);
   try {

@@ -31,8 +31,24 @@ it('ends every process group of the local sandbox when SIGTERM interrupts a run 
   const runDir = join(tempDir('interrupt'), 'run');
   const sandboxes = join(runDir, 'sandboxes');
   // One of hostile's mutants never leaves its loop: its test process runs until the time limit.
-  const child = execa(process.execPath, [CLI, 'run', join(FIXTURES, 'hostile'), '--run-dir', runDir, '--out', tempDir('out'),
-    '--operators', 'removed-assignment', '--baseline-runs', '2', '--no-progress'], { reject: false });
+  const child = execa(
+    process.execPath,
+    [
+      CLI,
+      'run',
+      join(FIXTURES, 'hostile'),
+      '--run-dir',
+      runDir,
+      '--out',
+      tempDir('out'),
+      '--operators',
+      'removed-assignment',
+      '--baseline-runs',
+      '2',
+      '--no-progress',
+    ],
+    { reject: false },
+  );
   const validating = () => processes().filter((proc) => proc.cwd.startsWith(sandboxes));
   let running = validating();
   for (let waited = 0; waited < 120_000 && child.exitCode === null && running.length === 0; waited += 50) {
