@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { DockerSandbox, type ContainerLimits } from './docker.js';
 import { LocalSandbox } from './local.js';
@@ -26,14 +26,21 @@ export class LocalPool implements SandboxPool {
   private readonly idle: LocalSandbox[] = [];
   private made = 0;
 
+  private readonly workspace: string;
+  private readonly dir: string;
+
   constructor(
-    private readonly workspace: string,
-    private readonly dir: string,
+    workspace: string,
+    dir: string,
     private readonly env: Record<string, string>,
     private readonly node: NodeRuntime | null,
     /** The memory of a Docker sandbox, whose heap limit the local processes get too. */
     private readonly memoryBytes: number,
-  ) {}
+  ) {
+    // A runner starts inside its sandbox: a relative path (a report file's) would point elsewhere there.
+    this.workspace = resolve(workspace);
+    this.dir = resolve(dir);
+  }
 
   async acquire(): Promise<LocalSandbox> {
     const dir = join(this.dir, `worker-${++this.made}`);

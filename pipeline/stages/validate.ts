@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from '../common/errors.js';
-import { judge, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
+import { judgeWithRetries, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
 import { isGitUrl } from '../repo/profile.js';
 import { Progress } from '../common/progress.js';
 import type { Candidate } from '../store/records.js';
@@ -56,7 +56,7 @@ async function judgeInProcess(ctx: StageContext, stage: string, spec: Validation
   }
   const judgeContext = openJudge(spec, environment.workspace, sandboxes);
   try {
-    await runConcurrently(pending, ctx.options.concurrency, (candidate) => judge(candidate, judgeContext), onOutcome);
+    await runConcurrently(pending, ctx.options.concurrency, (candidate) => judgeWithRetries(candidate, judgeContext), onOutcome);
   } finally {
     await sandboxes.dispose();
     await rm(sandboxDir, { recursive: true, force: true });
@@ -97,6 +97,19 @@ export async function judgeCandidates(ctx: StageContext, stage: string, pending:
 }
 
 /**
+ * More than this share of the candidates in an infrastructure error stops the stage: the tests
+ * could not judge them (a runner that cannot start, a worker that cannot open its files).
+ */
+const ERROR_SHARE_LIMIT = 0.5;
+
+/** The most frequent of these values and how often it occurs. */
+function mostCommon(values: string[]): [string, number] {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+}
+
+/**
  * Validate: each candidate runs the test suite in its own sandbox; it is kept when a stable test
  * fails, none times out, one still passes, and reverting it makes every failure pass again.
  */
@@ -110,6 +123,8 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
     const screened = store.forgetVerdicts('killed');
     if (screened > 0) log.info(`validate: ${screened} candidates killed in a kill screen are judged again for their test lists`);
   }
+  const failed = store.forgetVerdicts('error');
+  if (failed > 0) log.info(`validate: ${failed} candidates that ended in an infrastructure error are judged again`);
 
   const pending = store.unvalidated();
   const total = store.candidates().length;
@@ -117,6 +132,16 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
   const workers = await judgeCandidates(ctx, 'validate', pending);
 
   const counts = store.verdictCounts();
+  const errors = store.verdicts().filter((verdict) => verdict.status === 'error');
+  if (errors.length > 0) {
+    const [reason, times] = mostCommon(errors.map((verdict) => (verdict.detail ?? 'no reason given').split('\n')[0]!));
+    const what = `${errors.length} of ${total} candidates ended in an infrastructure error, most often (${times}×): ${reason}`;
+    // Nothing a run so broken exports means anything: stop before the stages after validate, keeping the verdicts.
+    if (errors.length > total * ERROR_SHARE_LIMIT) {
+      throw new UserError(`validate: ${what}`, 'fix the cause and run again: the other verdicts are kept and these candidates judged again');
+    }
+    log.warn(`validate: ${what}`);
+  }
   const summary = { candidates: total, validatedNow: pending.length, verdicts: counts, kept: counts.kept ?? 0, killOnly: options.killOnly, ...(workers ? { workers } : {}) };
   store.finishStage('validate', summary);
   const statuses = Object.entries(counts).map(([status, n]) => `${status} ${n}`).join(', ');

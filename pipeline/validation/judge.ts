@@ -119,7 +119,8 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     const mutantRun = await run({ ...ctx.request, only: files, timeoutMs });
     if (mutantRun.kind === 'timeout') return { ended: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }) };
     if (mutantRun.outOfMemory) return { ended: verdict('out-of-memory', { detail: mutantRun.outOfMemory }) };
-    if (mutantRun.kind === 'broken') return { ended: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode}): ${mutantRun.outputTail.slice(-500)}` }) };
+    // The reason on the first line, where summaries group errors by it; the runner's own words below.
+    if (mutantRun.kind === 'broken') return { ended: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode})\n${mutantRun.outputTail.slice(-500)}` }) };
     // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
     const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
     if (timedOut) return { ended: verdict('timeout', { detail: `${timedOut.id} timed out` }) };
@@ -160,8 +161,8 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     return { verdict: verdict('kept', { failToPass, passToPass }), failed };
   } finally {
     if (ctx.sandboxes.reuses && mutated) {
-      // A reused sandbox gives the next candidate the clean files and their build; one whose clean build fails goes.
-      if (await restore(sandbox)) await sandbox.dispose();
+      // A reused sandbox gives the next candidate the clean files and their build; one that cannot have them goes.
+      if (await restore(sandbox).catch((error: unknown) => String(error))) await sandbox.dispose();
       else await ctx.sandboxes.release(sandbox);
     } else {
       await ctx.sandboxes.release(sandbox);
@@ -169,12 +170,79 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   }
 }
 
+type Run = ReturnType<Judge['select']>[number];
+
+/** How a run chooses a candidate's test runs: see Judge.select. */
+function runsOf(spec: ValidationSpec): (candidate: Pick<Candidate, 'sites'>) => Run[] {
+  const { profile, environment, coverage } = spec;
+  const suites = suitesOf(profile);
+  return (candidate) => {
+    const wholeSuite = [{ timeoutMs: environment.timeoutMs }];
+    if (!coverage) return wholeSuite;
+    const selection = selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs });
+    if (selection.files.length === 0) return [];
+    const files = filesToRun(suites, environment.testFiles, selection.files);
+    if (files === undefined) return wholeSuite;
+    if (files.length > selection.files.length) return [{ files, timeoutMs: environment.timeoutMs }];
+    return spec.killOnly ? screenSteps(selection) : [selection];
+  };
+}
+
+/**
+ * The longest judging a candidate can take, all its attempts included, when every run and build
+ * lasts until its time limit: how long a coordinator can wait for one job before it is lost.
+ */
+export function judgingLimitOf(spec: ValidationSpec): (candidate: Pick<Candidate, 'sites'>) => number {
+  const select = runsOf(spec);
+  const { environment, profile } = spec;
+  // The mutant's build and the clean one put back; the fix check runs the failing files.
+  const builds = profile.buildBeforeTests && profile.build ? 2 * profile.timeouts.installMs : 0;
+  const fixCheck = spec.killOnly ? 0 : environment.timeoutMs;
+  return (candidate) => {
+    const runs = select(candidate);
+    const once = runs.length === 0 ? 0 : builds + fixCheck + runs.reduce((sum, run) => sum + run.timeoutMs, 0);
+    return JUDGE_ATTEMPTS * (once + RETRY_PAUSE_MS);
+  };
+}
+
+/** Attempts at judging a candidate whose judging threw, and the pause before each next one. */
+export const JUDGE_ATTEMPTS = 3;
+const RETRY_PAUSE_MS = 1000;
+
+/**
+ * The failure policy of every scheduler: a candidate whose judging throws (a sandbox that did not
+ * start, a report that could not be read) is judged again, and after JUDGE_ATTEMPTS failures gets
+ * an `error` verdict with the reason. One candidate's failure costs that candidate, not the stage.
+ */
+export async function judgeWithRetries(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Judge): Promise<Outcome> {
+  const started = performance.now();
+  let reason = '';
+  for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+    try {
+      return await judge(candidate, ctx);
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const verdict: Verdict = {
+    candidateId: candidate.id,
+    status: 'error',
+    failToPass: [],
+    passToPass: [],
+    durationMs: Math.round(performance.now() - started),
+    detail: `judging failed ${JUDGE_ATTEMPTS} times: ${reason}`,
+    validatedAt: new Date().toISOString(),
+  };
+  return { verdict, failed: [] };
+}
+
 /**
  * The judge of a run's candidates, over the repository's clean checkout in `workspace` (installed
  * and built) and sandboxes from `sandboxes`.
  */
 export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: SandboxPool): Judge {
-  const { profile, environment, coverage } = spec;
+  const { profile, environment } = spec;
   const clean = new Map<string, Promise<string>>();
   const build = profile.buildBeforeTests ? profile.build : null;
   const transpile = build && !spec.wholeSuite ? TranspileBuild.of(workspace, build) : null;
@@ -198,16 +266,7 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
     request: { testFiles: environment.testFiles, warm: !spec.wholeSuite },
     stable: spec.stable,
     killOnly: spec.killOnly,
-    select(candidate) {
-      const wholeSuite = [{ timeoutMs: environment.timeoutMs }];
-      if (!coverage) return wholeSuite;
-      const selection = selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs });
-      if (selection.files.length === 0) return [];
-      const files = filesToRun(this.suites, environment.testFiles, selection.files);
-      if (files === undefined) return wholeSuite;
-      if (files.length > selection.files.length) return [{ files, timeoutMs: environment.timeoutMs }];
-      return spec.killOnly ? screenSteps(selection) : [selection];
-    },
+    select: runsOf(spec),
     async originals(files) {
       for (const file of files) if (!clean.has(file)) clean.set(file, readFile(join(workspace, file), 'utf8'));
       return new Map(await Promise.all(files.map(async (file) => [file, await clean.get(file)!] as const)));
