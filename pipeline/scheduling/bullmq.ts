@@ -129,13 +129,14 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
       // A failed attempt that will be retried is not the end; sweep reads whether it is final.
       if (outstanding.has(jobId)) void sweep(jobId);
     });
-    // A worker that dies holding a job leaves it locked for as long as its lock lasts, then once more until a stall check.
-    let lockDurationMs = DEFAULTS.lockDurationMs;
+    // A worker that dies holding a job leaves it locked for as long as its lock lasts, then once more until a stall check;
+    // the workers say how long when they take a job.
+    let longestLockMs: number | undefined;
     events.on('progress', ({ jobId, data }) => {
       const taken = JobTaken.safeParse(data);
       if (!outstanding.has(jobId) || !taken.success) return;
       lastHeard = Date.now();
-      lockDurationMs = Math.max(lockDurationMs, taken.data.lockDurationMs);
+      longestLockMs = Math.max(longestLockMs ?? 0, taken.data.lockDurationMs);
     });
 
     // A job from before a restart: collected when it has a verdict, judged again when it ended in an error.
@@ -165,7 +166,7 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
     const { install, build, timeouts } = spec.profile;
     // A worker's first job of the repository waits for its install and build.
     const preparationMs = (install ? timeouts.installMs : 0) + (build ? timeouts.installMs : 0);
-    const patienceMs = () => Math.max(0, ...[...outstanding.keys()].map((jobId) => limits.get(jobId)!)) + 2 * lockDurationMs + (results.length === 0 ? preparationMs : 0);
+    const patienceMs = () => Math.max(0, ...[...outstanding.keys()].map((jobId) => limits.get(jobId)!)) + 2 * (longestLockMs ?? DEFAULTS.lockDurationMs) + (results.length === 0 ? preparationMs : 0);
     const lost = async (silentMs: number) => {
       await Promise.all([...outstanding.keys()].map(sweep));
       if (outstanding.size === 0) return;

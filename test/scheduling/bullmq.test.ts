@@ -1,11 +1,11 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Verdict } from '../../pipeline/store/records.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
-import { CLI, EXAMPLE_PROFILE, swesynth, tempDir } from '../helpers.js';
+import { CLI, EXAMPLE_PROFILE, FIXTURES, swesynth, tempDir } from '../helpers.js';
 
 const REDIS = process.env.SWESYNTH_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const probe = new Redis(REDIS, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
@@ -22,9 +22,12 @@ afterEach(async () => {
   for (const worker of workers.splice(0)) worker.kill('SIGKILL');
 });
 
-/** A `swesynth worker` process on its own queue; its log collects on `log`. */
-function startWorker(queue: string, workDir: string, extra: string[] = []) {
-  const worker = execa(process.execPath, [CLI, 'worker', '--redis', REDIS, '--queue', queue, '--concurrency', '1', '--work-dir', workDir, ...extra], { reject: false, all: true, buffer: false });
+/**
+ * A `swesynth worker` process on its own queue, started in `folder` with its default work folder
+ * (relative to where it starts, as for a user); its log collects on `log`.
+ */
+function startWorker(queue: string, folder: string, extra: string[] = []) {
+  const worker = execa(process.execPath, [CLI, 'worker', '--redis', REDIS, '--queue', queue, '--concurrency', '1', ...extra], { cwd: folder, reject: false, all: true, buffer: false });
   const state = { process: worker, log: '' };
   worker.all!.on('data', (chunk: Buffer) => (state.log += chunk.toString()));
   workers.push(worker);
@@ -50,13 +53,20 @@ function verdictsOf(runDir: string): Verdict[] {
 const decisions = (verdicts: Verdict[]) =>
   verdicts.map(({ candidateId, status, failToPass, passToPass }) => ({ candidateId, status, failToPass, passToPass })).sort((a, b) => a.candidateId.localeCompare(b.candidateId));
 
-/** A run of the example with its candidates made, copied into a fresh run folder per use. */
-async function preparedRun(candidates: number): Promise<() => string> {
-  const prepared = join(tempDir('prepared'), 'run');
-  for (const stage of ['setup', 'mutate']) {
-    const result = await swesynth([stage, EXAMPLE_PROFILE, '--run-dir', prepared, '--max-candidates', String(candidates), '--baseline-runs', '2', '--no-progress']);
-    expect(result.exitCode, result.stderr).toBe(0);
+const preparedRuns = new Map<string, string>();
+
+/** A run of `profile` with its candidates made (once per file), copied into a fresh run folder per use. */
+async function preparedRun(candidates: number, profile = EXAMPLE_PROFILE): Promise<() => string> {
+  const key = `${profile}:${candidates}`;
+  if (!preparedRuns.has(key)) {
+    const run = join(tempDir('prepared'), 'run');
+    for (const stage of ['setup', 'mutate']) {
+      const result = await swesynth([stage, profile, '--run-dir', run, '--max-candidates', String(candidates), '--baseline-runs', '2', '--no-progress']);
+      expect(result.exitCode, result.stderr).toBe(0);
+    }
+    preparedRuns.set(key, run);
   }
+  const prepared = preparedRuns.get(key)!;
   return () => {
     const runDir = join(tempDir('run'), 'run');
     mkdirSync(runDir, { recursive: true });
@@ -76,8 +86,8 @@ withRedis('the BullMQ scheduler', () => {
     expect(local.exitCode, local.stderr).toBe(0);
 
     const queue = queueName();
-    const workDir = tempDir('workers');
-    for (let i = 0; i < 3; i++) startWorker(queue, workDir);
+    const folder = tempDir('workers');
+    for (let i = 0; i < 3; i++) startWorker(queue, folder);
     const distributed = fresh();
     const result = await swesynth(['validate', EXAMPLE_PROFILE, '--run-dir', distributed, '--json', ...onQueue(queue)]);
     expect(result.exitCode, result.stderr).toBe(0);
@@ -93,13 +103,13 @@ withRedis('the BullMQ scheduler', () => {
   it('finishes every candidate once when a worker is killed with SIGKILL in the middle of a job', async () => {
     const runDir = (await preparedRun(12))();
     const queue = queueName();
-    const workDir = tempDir('workers');
+    const folder = tempDir('workers');
     // A short lock, so that the killed worker's job goes to the other worker within seconds.
-    const doomed = startWorker(queue, workDir, ['--lock-duration', '2000']);
+    const doomed = startWorker(queue, folder, ['--lock-duration', '2000']);
     const coordinator = swesynth(['validate', EXAMPLE_PROFILE, '--run-dir', runDir, '--json', ...onQueue(queue)]);
     await until(() => (doomed.log.match(/judging /g) ?? []).length >= 3, 'the worker to be in the middle of its third job');
     doomed.process.kill('SIGKILL');
-    const survivor = startWorker(queue, workDir, ['--lock-duration', '2000']);
+    const survivor = startWorker(queue, folder, ['--lock-duration', '2000']);
     const result = await coordinator;
     expect(result.exitCode, result.stderr).toBe(0);
 
@@ -130,6 +140,47 @@ withRedis('the BullMQ scheduler', () => {
     const judged = [...worker.log.matchAll(/judging (\w+)/g)].map((match) => match[1]);
     expect(new Set(judged).size).toBe(12);
     expect(judged).toHaveLength(12);
+  });
+
+  it('gives the complete validation its own verdicts after a kill screen on the same long-lived worker', async () => {
+    const runDir = (await preparedRun(12))();
+    const queue = queueName();
+    startWorker(queue, tempDir('workers'));
+    const screen = await swesynth(['validate', EXAMPLE_PROFILE, '--run-dir', runDir, '--kill-only', ...onQueue(queue)]);
+    expect(screen.exitCode, screen.stderr).toBe(0);
+    const killed = verdictsOf(runDir).filter((verdict) => verdict.status === 'killed');
+    expect(killed.length).toBeGreaterThan(0);
+
+    const complete = await swesynth(['validate', EXAMPLE_PROFILE, '--run-dir', runDir, ...onQueue(queue)]);
+    expect(complete.exitCode, complete.stderr).toBe(0);
+    const verdicts = verdictsOf(runDir);
+    expect(verdicts).toHaveLength(12);
+    expect(verdicts.filter((verdict) => verdict.status === 'killed')).toEqual([]);
+    expect(verdicts.filter((verdict) => verdict.status === 'kept').length).toBeGreaterThan(0);
+  });
+
+  it('gives up on a worker that died holding a job when no other listens, keeping the verdicts it has', async () => {
+    // Short time limits, so that the longest a job can take is seconds.
+    const profile = join(tempDir('profile'), 'acme__tiny.json');
+    writeFileSync(profile, JSON.stringify({ name: 'acme/tiny', url: join(FIXTURES, 'tiny-lib'), timeouts: { factor: 1, minimumMs: 1000 } }));
+    const runDir = (await preparedRun(4, profile))();
+    const queue = queueName();
+    const doomed = startWorker(queue, tempDir('workers'), ['--lock-duration', '1000']);
+    const coordinator = swesynth(['validate', profile, '--run-dir', runDir, ...onQueue(queue)]);
+    await until(() => (doomed.log.match(/judging /g) ?? []).length >= 2, 'the worker to take its second job');
+    doomed.process.kill('SIGKILL');
+    const given = await coordinator;
+    expect(given.exitCode).toBe(1);
+    const missing = /(\d) of 4 jobs have no result: (?:1 held by a worker that stopped answering \(\w+\))?/.exec(given.stderr);
+    expect(missing, given.stderr).not.toBeNull();
+    expect(given.stderr).toMatch(/no worker answered for \d+ s/);
+    expect(verdictsOf(runDir).length).toBe(4 - Number(missing![1]));
+
+    // The jobs stayed queued: a new worker finishes them and the rerun collects everything.
+    startWorker(queue, tempDir('workers'), ['--lock-duration', '1000']);
+    const again = await swesynth(['validate', profile, '--run-dir', runDir, ...onQueue(queue)]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(verdictsOf(runDir)).toHaveLength(4);
   });
 
   it('says how to get a Redis server when none answers', async () => {
