@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { OPERATORS } from '../../mutators/registry.js';
 import { UserError } from '../common/errors.js';
 import { DEFAULT_BASE_IMAGE } from '../sandbox/images.js';
-import { DEFAULT_QUEUE } from '../scheduling/bullmq.js';
+import { DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from '../scheduling/bullmq.js';
 import { llmConfigFromEnv } from '../statements/llm-writer.js';
 import type { MutationSettings } from '../store/records.js';
 import type { RunShape } from '../store/summaries.js';
@@ -303,7 +303,7 @@ export const OPTIONS = {
   }),
   lockDuration: option({
     type: integer(1000),
-    default: 30_000,
+    default: DEFAULT_LOCK_DURATION_MS,
     flag: '--lock-duration <ms>',
     config: false,
     description: 'how long a job stays with a worker that stopped answering before another takes it',

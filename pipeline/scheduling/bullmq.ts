@@ -8,7 +8,6 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Logger } from '../common/logger.js';
 import { UserError } from '../common/errors.js';
-import { DEFAULTS } from '../cli/config.js';
 import { type Judge, judgeWithRetries, judgingLimitOf, openJudge, Outcome, ValidationSpec } from '../validation/judge.js';
 import { processAlive } from '../common/process-alive.js';
 import { slugOf } from '../repo/profile.js';
@@ -21,6 +20,8 @@ import { DockerPool, LocalPool, type SandboxPool } from '../sandbox/pool.js';
 import { materialize, preparedWorkspace } from '../sandbox/workspace.js';
 
 export const DEFAULT_QUEUE = 'swesynth-validate';
+/** How long a worker's job lock lasts unless it says otherwise. */
+export const DEFAULT_LOCK_DURATION_MS = 30_000;
 /**
  * Attempts for a job whose worker could not prepare the repository; judging itself never fails a
  * job (judgeWithRetries), and a stalled job has its own bound.
@@ -156,7 +157,13 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
       missing.map((candidate) => ({
         name: 'validate',
         data: { run: runId, spec: digest, candidate: { id: candidate.id, sites: candidate.sites } },
-        opts: { jobId: jobIdOf(runId, digest, candidate.id), attempts: ATTEMPTS, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: { age: KEPT_S }, removeOnFail: { age: KEPT_S } },
+        opts: {
+          jobId: jobIdOf(runId, digest, candidate.id),
+          attempts: ATTEMPTS,
+          backoff: { type: 'fixed', delay: 1000 },
+          removeOnComplete: { age: KEPT_S },
+          removeOnFail: { age: KEPT_S },
+        },
       })),
     );
     log.info(`queue: ${missing.length} candidates enqueued on ${queueName}, waiting for workers (swesynth worker --redis ${url} --queue ${queueName})`);
@@ -166,18 +173,30 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
     const { install, build, timeouts } = spec.profile;
     // A worker's first job of the repository waits for its install and build.
     const preparationMs = (install ? timeouts.installMs : 0) + (build ? timeouts.installMs : 0);
-    const patienceMs = () => Math.max(0, ...[...outstanding.keys()].map((jobId) => limits.get(jobId)!)) + 2 * (longestLockMs ?? DEFAULTS.lockDurationMs) + (results.length === 0 ? preparationMs : 0);
+    const patienceMs = () =>
+      Math.max(0, ...[...outstanding.keys()].map((jobId) => limits.get(jobId)!)) +
+      2 * (longestLockMs ?? DEFAULT_LOCK_DURATION_MS) +
+      (results.length === 0 ? preparationMs : 0);
     const lost = async (silentMs: number) => {
       await Promise.all([...outstanding.keys()].map(sweep));
       if (outstanding.size === 0) return;
-      const states = await Promise.all([...outstanding].map(async ([jobId, candidate]) => ({ id: candidate.id, state: await queue.getJobState(jobId) })));
+      const states = await Promise.all(
+        [...outstanding].map(async ([jobId, candidate]) => ({ id: candidate.id, state: await queue.getJobState(jobId) })),
+      );
       const held = states.filter((job) => job.state === 'active').map((job) => job.id);
       const waiting = states.filter((job) => job.state !== 'active').map((job) => job.id);
-      const parts = [held.length > 0 ? `${held.length} held by a worker that stopped answering (${someOf(held)})` : '', waiting.length > 0 ? `${waiting.length} never taken (${someOf(waiting)})` : ''];
-      stopped(new UserError(
-        `no worker answered for ${Math.round(silentMs / 1000)} s, longer than the slowest job left can take; ${outstanding.size} of ${pending.length} jobs have no result: ${parts.filter(Boolean).join(', ')}`,
-        `start a worker (swesynth worker --redis ${url} --queue ${queueName}) and run again: the ${pending.length - outstanding.size} verdicts received are kept, and the jobs stay queued`,
-      ));
+      const parts = [
+        held.length > 0 ? `${held.length} held by a worker that stopped answering (${someOf(held)})` : '',
+        waiting.length > 0 ? `${waiting.length} never taken (${someOf(waiting)})` : '',
+      ];
+      const silence = `no worker answered for ${Math.round(silentMs / 1000)} s, longer than the slowest job left can take`;
+      stopped(
+        new UserError(
+          `${silence}; ${outstanding.size} of ${pending.length} jobs have no result: ${parts.filter(Boolean).join(', ')}`,
+          `start a worker (swesynth worker --redis ${url} --queue ${queueName}) and run again: ` +
+            `the ${pending.length - outstanding.size} verdicts received are kept, and the jobs stay queued`,
+        ),
+      );
     };
     if (outstanding.size > 0) {
       let checking = false;

@@ -138,7 +138,8 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
     const what = `${errors.length} of ${total} candidates ended in an infrastructure error, most often (${times}×): ${reason}`;
     // Nothing a run so broken exports means anything: stop before the stages after validate, keeping the verdicts.
     if (errors.length > total * ERROR_SHARE_LIMIT) {
-      throw new UserError(`validate: ${what}`, 'fix the cause and run again: the other verdicts are kept and these candidates judged again');
+      const hint = 'fix the cause and run again: the other verdicts are kept and these candidates judged again';
+      throw new UserError(`validate: ${what}`, hint);
     }
     log.warn(`validate: ${what}`);
   }

@@ -120,7 +120,10 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     if (mutantRun.kind === 'timeout') return { ended: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }) };
     if (mutantRun.outOfMemory) return { ended: verdict('out-of-memory', { detail: mutantRun.outOfMemory }) };
     // The reason on the first line, where summaries group errors by it; the runner's own words below.
-    if (mutantRun.kind === 'broken') return { ended: verdict('error', { detail: `${mutantRun.reason} (exit code ${mutantRun.exitCode})\n${mutantRun.outputTail.slice(-500)}` }) };
+    if (mutantRun.kind === 'broken') {
+      const detail = `${mutantRun.reason} (exit code ${mutantRun.exitCode})\n${mutantRun.outputTail.slice(-500)}`;
+      return { ended: verdict('error', { detail }) };
+    }
     // The runner's own timeout can end a whole file (a busy loop): that is a timeout, not a kill.
     const timedOut = mutantRun.results.find((result) => result.status === 'timeout');
     if (timedOut) return { ended: verdict('timeout', { detail: `${timedOut.id} timed out` }) };

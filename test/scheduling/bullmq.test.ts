@@ -27,7 +27,12 @@ afterEach(async () => {
  * (relative to where it starts, as for a user); its log collects on `log`.
  */
 function startWorker(queue: string, folder: string, extra: string[] = []) {
-  const worker = execa(process.execPath, [CLI, 'worker', '--redis', REDIS, '--queue', queue, '--concurrency', '1', ...extra], { cwd: folder, reject: false, all: true, buffer: false });
+  const worker = execa(process.execPath, [CLI, 'worker', '--redis', REDIS, '--queue', queue, '--concurrency', '1', ...extra], {
+    cwd: folder,
+    reject: false,
+    all: true,
+    buffer: false,
+  });
   const state = { process: worker, log: '' };
   worker.all!.on('data', (chunk: Buffer) => (state.log += chunk.toString()));
   workers.push(worker);
@@ -35,7 +40,7 @@ function startWorker(queue: string, folder: string, extra: string[] = []) {
 }
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
-  for (const started = Date.now(); !(await condition()); ) {
+  for (const started = Date.now(); !(await condition());) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -51,7 +56,9 @@ function verdictsOf(runDir: string): Verdict[] {
 }
 
 const decisions = (verdicts: Verdict[]) =>
-  verdicts.map(({ candidateId, status, failToPass, passToPass }) => ({ candidateId, status, failToPass, passToPass })).sort((a, b) => a.candidateId.localeCompare(b.candidateId));
+  verdicts
+    .map(({ candidateId, status, failToPass, passToPass }) => ({ candidateId, status, failToPass, passToPass }))
+    .sort((a, b) => a.candidateId.localeCompare(b.candidateId));
 
 const preparedRuns = new Map<string, string>();
 
@@ -61,7 +68,17 @@ async function preparedRun(candidates: number, profile = EXAMPLE_PROFILE): Promi
   if (!preparedRuns.has(key)) {
     const run = join(tempDir('prepared'), 'run');
     for (const stage of ['setup', 'mutate']) {
-      const result = await swesynth([stage, profile, '--run-dir', run, '--max-candidates', String(candidates), '--baseline-runs', '2', '--no-progress']);
+      const result = await swesynth([
+        stage,
+        profile,
+        '--run-dir',
+        run,
+        '--max-candidates',
+        String(candidates),
+        '--baseline-runs',
+        '2',
+        '--no-progress',
+      ]);
       expect(result.exitCode, result.stderr).toBe(0);
     }
     preparedRuns.set(key, run);
@@ -97,7 +114,8 @@ withRedis('the BullMQ scheduler', () => {
     const { workers: throughput } = JSON.parse(result.stdout).stages[0];
     expect(throughput.length).toBeGreaterThanOrEqual(2);
     expect(throughput.reduce((sum: number, worker: { candidates: number }) => sum + worker.candidates, 0)).toBe(24);
-    for (const worker of throughput) expect(worker).toMatchObject({ worker: expect.stringMatching(/:\d+$/), candidatesPerMinute: expect.any(Number) });
+    for (const worker of throughput)
+      expect(worker).toMatchObject({ worker: expect.stringMatching(/:\d+$/), candidatesPerMinute: expect.any(Number) });
   });
 
   it('finishes every candidate once when a worker is killed with SIGKILL in the middle of a job', async () => {
@@ -162,7 +180,10 @@ withRedis('the BullMQ scheduler', () => {
   it('gives up on a worker that died holding a job when no other listens, keeping the verdicts it has', async () => {
     // Short time limits, so that the longest a job can take is seconds.
     const profile = join(tempDir('profile'), 'acme__tiny.json');
-    writeFileSync(profile, JSON.stringify({ name: 'acme/tiny', url: join(FIXTURES, 'tiny-lib'), timeouts: { factor: 1, minimumMs: 1000 } }));
+    writeFileSync(
+      profile,
+      JSON.stringify({ name: 'acme/tiny', url: join(FIXTURES, 'tiny-lib'), timeouts: { factor: 1, minimumMs: 1000 } }),
+    );
     const runDir = (await preparedRun(4, profile))();
     const queue = queueName();
     const doomed = startWorker(queue, tempDir('workers'), ['--lock-duration', '1000']);

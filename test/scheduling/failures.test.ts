@@ -34,7 +34,7 @@ function storeOf(runDir: string) {
 }
 
 describe('validation when candidates cannot be judged', () => {
-  it('stops naming the error when most candidates fail, judges them again on rerun, and one that still fails costs only itself', async () => {
+  it('stops naming the error when most fail; a rerun judges them again, and one that still fails costs only itself', async () => {
     const repo = copyFixture('tiny-lib');
     writeFileSync(join(repo, 'src', 'sign.js'), SIGN);
     writeFileSync(join(repo, 'test', 'sign.test.js'), SIGN_TEST);
@@ -46,7 +46,9 @@ describe('validation when candidates cannot be judged', () => {
     }
     const workspace = join(runDir, 'workspace');
     const { candidates } = storeOf(runDir);
-    const ofSign = candidates.filter((candidate) => candidate.sites.some((site) => site.file === 'src/sign.js')).map((candidate) => candidate.id);
+    const ofSign = candidates
+      .filter((candidate) => candidate.sites.some((site) => site.file === 'src/sign.js'))
+      .map((candidate) => candidate.id);
     expect(ofSign.length).toBeGreaterThan(0);
     expect(ofSign.length).toBeLessThan(candidates.length / 2);
 
@@ -54,7 +56,9 @@ describe('validation when candidates cannot be judged', () => {
     renameSync(join(workspace, 'test'), join(workspace, 'test-away'));
     const lost = await swesynth(['run', repo, ...options, '--out', tempDir('out')]);
     expect(lost.exitCode).toBe(1);
-    expect(lost.stderr).toMatch(/validate: 8 of 8 candidates ended in an infrastructure error, most often \(8×\): the node-test runner reported no tests/);
+    expect(lost.stderr).toMatch(
+      /validate: 8 of 8 candidates ended in an infrastructure error, most often \(8×\): the node-test runner reported no tests/,
+    );
     expect(lost.stderr).not.toContain('export:');
     const afterLoss = storeOf(runDir);
     expect(afterLoss.verdicts.map((verdict) => verdict.status)).toEqual(Array(8).fill('error'));
@@ -69,7 +73,8 @@ describe('validation when candidates cannot be judged', () => {
     const { verdicts } = storeOf(runDir);
     const errors = verdicts.filter((verdict) => verdict.status === 'error');
     expect(errors.map((verdict) => verdict.candidateId).sort()).toEqual([...ofSign].sort());
-    for (const error of errors) expect(error.detail).toMatch(/^judging failed 3 times: ENOENT: no such file or directory, open '.*src\/sign\.js'/);
+    for (const error of errors)
+      expect(error.detail).toMatch(/^judging failed 3 times: ENOENT: no such file or directory, open '.*src\/sign\.js'/);
     expect(verdicts.filter((verdict) => verdict.status === 'kept').length).toBeGreaterThan(0);
     const [summary] = JSON.parse(rerun.stdout).stages;
     expect(summary.verdicts.error).toBe(ofSign.length);
