@@ -136,7 +136,7 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
   if (errors.length > 0) {
     const [reason, times] = mostCommon(errors.map((verdict) => (verdict.detail ?? 'no reason given').split('\n')[0]!));
     const what = `${errors.length} of ${total} candidates ended in an infrastructure error, most often (${times}×): ${reason}`;
-    // Nothing a run so broken exports means anything: stop before the stages after validate, keeping the verdicts.
+    // A dataset from a run this broken would say nothing: stop before the stages after validate, keeping the verdicts.
     if (errors.length > total * ERROR_SHARE_LIMIT) {
       const hint = 'fix the cause and run again: the other verdicts are kept and these candidates judged again';
       throw new UserError(`validate: ${what}`, hint);
