@@ -84,9 +84,13 @@ function processesIn(dirs: string[]): string[] {
   return found;
 }
 
-/** When the store's write-ahead log last changed: a process that opens the store writes to it. */
-function walTime(runDir: string): number | undefined {
-  return statSync(join(runDir, 'run.db-wal'), { throwIfNoEntry: false })?.mtimeMs;
+/** Whether a process has its run's store open (it opens it before any stage), from /proc. */
+function hasOpen(child: ResultPromise, path: string): boolean {
+  try {
+    return readdirSync(`/proc/${child.pid}/fd`).some((fd) => readlinkSync(`/proc/${child.pid}/fd/${fd}`) === path);
+  } catch {
+    return false;
+  }
 }
 
 async function until(condition: () => boolean, exited: () => boolean): Promise<void> {
@@ -171,12 +175,11 @@ describe('SIGKILL at random moments', () => {
       // The first stage from the running one that still wants kills (the export takes the rest).
       const stage = STAGES.slice(STAGES.indexOf(running)).find((each) => landed[each] < QUOTA[each]) ?? 'export';
       const previous = STAGES[STAGES.indexOf(stage) - 1];
-      const walBefore = walTime(runDir);
       const child = spawn(args);
       const exited = watch(child);
       // The aimed stage starts when the one before it finishes, or, when that was done already,
       // as soon as this process has opened the store (it skips finished stages at once).
-      if (previous === undefined || before.finished.has(previous)) await until(() => walTime(runDir) !== walBefore, exited);
+      if (previous === undefined || before.finished.has(previous)) await until(() => hasOpen(child, join(runDir, 'run.db')), exited);
       else await until(() => storeState(runDir).finished.has(previous), exited);
       const started = Date.now();
       // A random moment within the stage: its first half for one that starts over when resumed (a
