@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { execa, type ResultPromise } from 'execa';
@@ -225,6 +225,27 @@ describe('SIGKILL at random moments', () => {
     expect(readdirSync(join(out, DATASET))).toEqual(['1.0.0']);
     expect(readdirSync(runDir).filter((name) => name === 'sandboxes' || name === 'self-check')).toEqual([]);
     expect(datasetContent(join(out, DATASET, '1.0.0'))).toEqual(datasetContent(reference.version));
+  });
+
+  it('an export killed after its version was in place but before the store knew takes that version, not another', async () => {
+    const runDir = join(tempDir('exported'), 'run');
+    mkdirSync(runDir);
+    for (const file of readdirSync(reference.runDir).filter((name) => name.startsWith('run.db'))) cpSync(join(reference.runDir, file), join(runDir, file));
+    const createdAt = '2026-01-01T00:00:00.000Z';
+    const db = new Database(join(runDir, 'run.db'));
+    db.exec("DELETE FROM exports; DELETE FROM stages WHERE name = 'export'");
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('pendingExport', ?)").run(JSON.stringify({ dataset: DATASET, createdAt }));
+    db.close();
+    const out = tempDir('out');
+    const version = join(out, DATASET, '1.0.0');
+    cpSync(reference.version, version, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(version, 'manifest.json'), 'utf8')) as { created_at: string };
+    writeFileSync(join(version, 'manifest.json'), JSON.stringify({ ...manifest, created_at: createdAt }));
+
+    const resumed = await spawn(['run', REPO, '--run-dir', runDir, '--out', out, ...OPTIONS]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout.trim()).toBe(version);
+    expect(readdirSync(join(out, DATASET))).toEqual(['1.0.0']);
   });
 
   it('a killed `dataset export` leaves no version folder, and the next one succeeds', async () => {
