@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../pipeline/common/random.js';
 import { writeDataset } from '../../pipeline/dataset/write.js';
-import { resolveTarget } from '../../pipeline/repo/profile.js';
+import { resolveTarget } from '../../pipeline/repo/target.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
 import { FIXTURES, swesynth, tempDir } from '../helpers.js';
 
@@ -160,10 +160,11 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
 
   it('a run folder from an older swesynth', async () => {
     const runDir = runDirWith((path) => {
-      const store = new RunStore(path);
-      store.finishStage('setup', {});
-      store.setMeta('schema', 1);
-      store.close();
+      new RunStore(path).close();
+      // As an older swesynth left it: a finished stage, and records of layout 1.
+      const db = new Database(path);
+      db.exec("INSERT INTO stages (name, finished_at, summary) VALUES ('setup', '2026-01-01T00:00:00.000Z', '{}'); UPDATE meta SET value = '1' WHERE key = 'schema'");
+      db.close();
     });
     const result = await swesynth(['run', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir]);
     expectOneMessage(result, `the run in ${runDir} was made by an older swesynth and its records do not fit this one`);
