@@ -161,7 +161,8 @@ function writtenBefore(datasetDir: string, createdAt: string): { path: string; i
       continue; // not a dataset version, or another's damaged one: not what this run wrote
     }
     const { manifest, instances } = read;
-    if (manifest.created_at === createdAt && manifest.self_check) return { path, instances: instances.length, selfCheck: manifest.self_check };
+    if (manifest.created_at !== createdAt || !manifest.self_check) continue;
+    return { path, instances: instances.length, selfCheck: manifest.self_check };
   }
   return undefined;
 }
@@ -196,12 +197,13 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
       selfCheck: selfCheckOf([ctx]),
     });
   }
-  const record = { dataset: options.dataset, version: basename(written.path), path: written.path, instances: written.instances, createdAt: new Date().toISOString() };
+  const { path, instances, selfCheck } = written;
+  const record = { dataset: options.dataset, version: basename(path), path, instances, createdAt: new Date().toISOString() };
   store.transaction(() => {
     store.saveExport(record);
     store.setMeta('pendingExport', null);
-    store.finishStage('export', { ...record, selfCheck: written.selfCheck });
+    store.finishStage('export', { ...record, selfCheck });
   });
-  log.info(`export: ${written.instances} tasks written to ${written.path} (self-check: the fix resolves ${written.selfCheck.gold.resolved} of ${written.selfCheck.gold.total})`);
-  return { stage: 'export', alreadyDone: false, ...record, selfCheck: written.selfCheck };
+  log.info(`export: ${instances} tasks written to ${path} (self-check: the fix resolves ${selfCheck.gold.resolved} of ${selfCheck.gold.total})`);
+  return { stage: 'export', alreadyDone: false, ...record, selfCheck };
 }

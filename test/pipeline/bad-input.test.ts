@@ -163,7 +163,8 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
       new RunStore(path).close();
       // As an older swesynth left it: a finished stage, and records of layout 1.
       const db = new Database(path);
-      db.exec("INSERT INTO stages (name, finished_at, summary) VALUES ('setup', '2026-01-01T00:00:00.000Z', '{}'); UPDATE meta SET value = '1' WHERE key = 'schema'");
+      db.prepare("INSERT INTO stages (name, finished_at, summary) VALUES ('setup', '2026-01-01T00:00:00.000Z', '{}')").run();
+      db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema'").run();
       db.close();
     });
     const result = await swesynth(['run', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir]);
@@ -173,7 +174,8 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
   it('a dataset with a file changed after export: verify names the file', async () => {
     const { profile } = resolveTarget(join(FIXTURES, 'tiny-lib'));
     const graded = { resolved: 0, total: 0 };
-    const { path } = await writeDataset([{ repo: { name: profile.name, url: profile.url, commit: 'abc', image: null, profile }, instances: [], context: new Map(), settings: {}, counts: {}, operators: [] }], {
+    const repo = { name: profile.name, url: profile.url, commit: 'abc', image: null, profile };
+    const { path } = await writeDataset([{ repo, instances: [], context: new Map(), settings: {}, counts: {}, operators: [] }], {
       outDir: tempDir('out'),
       dataset: 'changed',
       version: null,

@@ -19,8 +19,10 @@ const QUOTA: Record<Stage, number> = { setup: 4, mutate: 3, validate: 6, issues:
 const KILLS = Object.values(QUOTA).reduce((sum, n) => sum + n, 0);
 
 const ENV = { NO_COLOR: '1', SWESYNTH_LLM_URL: '' };
-const spawn = (args: string[], { stdoutFile, env = {} }: { stdoutFile?: string; env?: Record<string, string> } = {}) =>
-  execa(process.execPath, [CLI, ...args], { reject: false, env: { ...ENV, ...env }, ...(stdoutFile ? { stdout: { file: stdoutFile } } : {}) });
+const spawn = (args: string[], { stdoutFile, env = {} }: { stdoutFile?: string; env?: Record<string, string> } = {}) => {
+  const stdout = stdoutFile ? { stdout: { file: stdoutFile } } : {};
+  return execa(process.execPath, [CLI, ...args], { reject: false, env: { ...ENV, ...env }, ...stdout });
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the run's store holds, read without writing to it (the CLI may be writing). */
@@ -59,8 +61,10 @@ function datasetContent(dir: string): Record<string, unknown> {
       const text = readFileSync(path, 'utf8');
       if (name === 'manifest.json') {
         // The timeout is measured from the baseline's duration, which differs from run to run.
-        const { created_at: _created, files, repos, ...rest } = JSON.parse(text) as { created_at: string; files: object; repos: Array<{ settings: object }> };
-        return [name, { ...rest, files: Object.keys(files).sort(), repos: repos.map((repo) => ({ ...repo, settings: { ...repo.settings, timeoutMs: undefined } })) }];
+        const manifest = JSON.parse(text) as { created_at: string; files: object; repos: Array<{ settings: object }> };
+        const { created_at: _created, files, repos, ...rest } = manifest;
+        const untimed = repos.map((repo) => ({ ...repo, settings: { ...repo.settings, timeoutMs: undefined } }));
+        return [name, { ...rest, files: Object.keys(files).sort(), repos: untimed }];
       }
       if (name.endsWith('.jsonl')) {
         return [name, text.split('\n').filter(Boolean).map((line) => ({ ...(JSON.parse(line) as object), created_at: undefined }))];
@@ -76,7 +80,8 @@ function processesIn(dirs: string[]): string[] {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      if (dirs.some((dir) => cwd === dir || cwd.startsWith(`${dir}/`))) found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
+      if (!dirs.some((dir) => cwd === dir || cwd.startsWith(`${dir}/`))) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
     } catch {
       // Gone, or not ours to read.
     }
@@ -195,7 +200,9 @@ describe('SIGKILL at random moments', () => {
 
       const state = storeState(runDir);
       // Tests a killed run left running in its sandboxes end when the next one starts validating.
-      if (state.verdicts.size > before.verdicts.size) expect(processesIn([join(runDir, 'sandboxes')]).filter((line) => strays.includes(line))).toEqual([]);
+      if (state.verdicts.size > before.verdicts.size) {
+        expect(processesIn([join(runDir, 'sandboxes')]).filter((line) => strays.includes(line))).toEqual([]);
+      }
       // A verdict, once written, is never written again: its candidate was not judged twice.
       for (const [candidate, record] of seen) expect(state.verdicts.get(candidate), candidate).toBe(record);
       seen = state.verdicts;
@@ -230,7 +237,9 @@ describe('SIGKILL at random moments', () => {
   it('an export killed after its version was in place but before the store knew takes that version, not another', async () => {
     const runDir = join(tempDir('exported'), 'run');
     mkdirSync(runDir);
-    for (const file of readdirSync(reference.runDir).filter((name) => name.startsWith('run.db'))) cpSync(join(reference.runDir, file), join(runDir, file));
+    for (const file of readdirSync(reference.runDir).filter((name) => name.startsWith('run.db'))) {
+      cpSync(join(reference.runDir, file), join(runDir, file));
+    }
     const createdAt = '2026-01-01T00:00:00.000Z';
     const db = new Database(join(runDir, 'run.db'));
     db.exec("DELETE FROM exports; DELETE FROM stages WHERE name = 'export'");
@@ -277,9 +286,11 @@ describe('SIGKILL at random moments', () => {
 
   it('a killed `eval` leaves no half-written report, and the next one gives the whole report', async () => {
     const random = seededRandom(17);
-    const instances = readFileSync(join(reference.version, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { instance_id: string; patch: string });
+    const lines = readFileSync(join(reference.version, 'instances.jsonl'), 'utf8').trim().split('\n');
+    const instances = lines.map((line) => JSON.parse(line) as { instance_id: string; patch: string });
     const predictions = join(tempDir('predictions'), 'gold.jsonl');
-    writeFileSync(predictions, instances.map((instance) => JSON.stringify({ instance_id: instance.instance_id, model_name_or_path: 'gold', model_patch: instance.patch })).join('\n'));
+    const gold = instances.map(({ instance_id, patch }) => ({ instance_id, model_name_or_path: 'gold', model_patch: patch }));
+    writeFileSync(predictions, gold.map((prediction) => JSON.stringify(prediction)).join('\n'));
     const workDir = join(tempDir('eval'), 'work');
     const tmp = tempDir('tmp');
     const env = { TMPDIR: tmp };
