@@ -175,7 +175,8 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const { profile } = resolveTarget(join(FIXTURES, 'tiny-lib'));
     const graded = { resolved: 0, total: 0 };
     const repo = { name: profile.name, url: profile.url, commit: 'abc', image: null, profile };
-    const { path } = await writeDataset([{ repo, instances: [], context: new Map(), settings: {}, counts: {}, operators: [] }], {
+    const source = { repo, instances: [], context: new Map(), settings: {}, counts: {}, operators: [], statements: { writers: {}, llm: [] } };
+    const { path } = await writeDataset([source], {
       outDir: tempDir('out'),
       dataset: 'changed',
       version: null,

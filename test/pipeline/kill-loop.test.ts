@@ -18,6 +18,15 @@ type Stage = (typeof STAGES)[number];
 const QUOTA: Record<Stage, number> = { setup: 4, mutate: 3, validate: 6, issues: 3, export: 5 };
 const KILLS = Object.values(QUOTA).reduce((sum, n) => sum + n, 0);
 
+/** What each stage logs as it finishes: sooner to see than its row in the store. */
+const FINISHED: Record<Stage, string> = {
+  setup: 'setup: coverage of',
+  mutate: 'candidates for validation',
+  validate: 'candidates kept',
+  issues: 'problem statements written',
+  export: 'tasks written to',
+};
+
 const ENV = { NO_COLOR: '1', SWESYNTH_LLM_URL: '' };
 const spawn = (args: string[], { stdoutFile, env = {} }: { stdoutFile?: string; env?: Record<string, string> } = {}) => {
   const stdout = stdoutFile ? { stdout: { file: stdoutFile } } : {};
@@ -185,7 +194,10 @@ describe('SIGKILL at random moments', () => {
       // The aimed stage starts when the one before it finishes, or, when that was done already,
       // as soon as this process has opened the store (it skips finished stages at once).
       if (previous === undefined || before.finished.has(previous)) await until(() => hasOpen(child, join(runDir, 'run.db')), exited);
-      else await until(() => storeState(runDir).finished.has(previous), exited);
+      else {
+        const finishedNow = said(child, FINISHED[previous]);
+        await until(() => finishedNow() || storeState(runDir).finished.has(previous), exited);
+      }
       const started = Date.now();
       // A random moment within the stage: its first half for one that starts over when resumed (a
       // faster machine still lands there), validate's share still to do.
