@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from '../common/logger.js';
 import type { StageContext } from '../stages/context.js';
 import { keepRunShape, runOptionsFrom, type OptionValues, type ResolvedOptions } from './options.js';
 import { UserError } from '../common/errors.js';
+import { ownedFolder, removeOrphans } from '../common/process-alive.js';
 import { selfCheckOf, sourceOfRun } from '../stages/export.js';
 import { requireEarlierStages } from '../stages/index.js';
 import { writeDataset } from '../dataset/write.js';
@@ -79,6 +79,8 @@ export async function exportFromRuns(targets: readonly string[], options: Resolv
   }
 }
 
+const GRADING = '.grading';
+
 /**
  * Grades predictions on a dataset. Each repository is prepared once from its profile (code at
  * the commit, installed) under `workDir` and reused by later evaluations of the same commit.
@@ -113,7 +115,9 @@ export async function evaluateDataset(flags: { dataset: string; predictions?: st
     }
     return prepared.get(name)!;
   };
-  const workDir = await mkdtemp(join(tmpdir(), 'swesynth-eval-'));
+  // Task trees beside the prepared workspaces, where the next evaluation removes those of a killed one.
+  await removeOrphans(flags.workDir, GRADING);
+  const workDir = ownedFolder(flags.workDir, GRADING, 'tasks');
   try {
     return await evaluate(graded, predictions, { workspaceOf, profileOf, workDir, concurrency: flags.concurrency });
   } finally {

@@ -5,10 +5,14 @@ import { z } from 'zod';
 import { UserError } from '../common/errors.js';
 import { DatasetRepo, Instance, StatementProvenance, testIdsOf } from './instance.js';
 import { SPLITS } from './splits.js';
+import { SelfCheck } from '../store/summaries.js';
 
 const Manifest = z.object({
   dataset: z.string(),
   version: z.string(),
+  created_at: z.string().optional(),
+  instances: z.number().int().optional(),
+  self_check: SelfCheck.optional(),
   repos: z.array(DatasetRepo.extend({ statements: StatementProvenance.optional() })),
   files: z.record(z.string(), z.object({ sha256: z.string(), bytes: z.number() })),
 });

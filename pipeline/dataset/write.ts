@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../common/errors.js';
+import { ownedFolder, removeOrphans } from '../common/process-alive.js';
 import { GENERATOR } from '../common/version.js';
 import { datasetCard } from './card.js';
 import { finetuneRow, harnessFiles, type ContextFile } from './formats.js';
@@ -10,6 +11,7 @@ import type { DatasetRepo, Instance, StatementProvenance } from './instance.js';
 import { SPLITS, splitOf, type SplitRule } from './splits.js';
 import type { SelfCheck } from '../store/summaries.js';
 
+const STAGING = '.partial';
 const NAME_PATTERN = /^[\w.-]+$/;
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[\w.-]+)?$/;
 
@@ -32,6 +34,8 @@ export interface DatasetOptions {
   version: string | null;
   split: SplitRule;
   testShare: number;
+  /** The manifest's created_at; an export that was killed after writing finds its version by it. */
+  createdAt?: string;
   /** Grades every task three ways before anything is written; a dataset that fails it is not written. */
   selfCheck(instances: Instance[]): Promise<SelfCheck>;
 }
@@ -109,7 +113,7 @@ export async function writeDataset(sources: readonly DatasetSource[], options: D
     generator: GENERATOR,
     dataset: options.dataset,
     version,
-    created_at: new Date().toISOString(),
+    created_at: options.createdAt ?? new Date().toISOString(),
     split: { rule: options.split, testShare: options.testShare, counts: splits },
     repos: sources.map((source) => ({ ...source.repo, settings: source.settings, counts: source.counts, statements: source.statements })),
     instances: instances.length,
@@ -120,8 +124,9 @@ export async function writeDataset(sources: readonly DatasetSource[], options: D
   files['manifest.json'] = `${JSON.stringify(manifest, null, 2)}\n`;
 
   await mkdir(datasetDir, { recursive: true });
-  const staging = join(datasetDir, `.${version}.partial-${process.pid}`);
-  await rm(staging, { recursive: true, force: true });
+  // What a killed export was writing: never a version, since it was never renamed into place.
+  await removeOrphans(datasetDir, STAGING);
+  const staging = ownedFolder(datasetDir, STAGING, version);
   try {
     for (const [name, text] of Object.entries(files)) {
       await mkdir(dirname(join(staging, name)), { recursive: true });

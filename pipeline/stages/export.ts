@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { newFileDiff } from '../../mutators/diff.js';
 import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import type { Instance, StatementProvenance } from '../dataset/instance.js';
 import type { LlmSettings } from '../statements/llm-writer.js';
+import { readDataset } from '../dataset/read.js';
 import { writeDataset, type DatasetSource } from '../dataset/write.js';
 import type { SelfCheck } from '../store/summaries.js';
 import { evaluate, type Prediction } from '../dataset/grading.js';
@@ -149,9 +150,27 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
   };
 }
 
+/** The version a killed export of this run wrote whole (renamed into place) before it could record it. */
+function writtenBefore(datasetDir: string, createdAt: string): { path: string; instances: number; selfCheck: SelfCheck } | undefined {
+  for (const version of existsSync(datasetDir) ? readdirSync(datasetDir) : []) {
+    const path = join(datasetDir, version);
+    let read;
+    try {
+      read = readDataset(path);
+    } catch {
+      continue; // not a dataset version, or another's damaged one: not what this run wrote
+    }
+    const { manifest, instances } = read;
+    if (manifest.created_at !== createdAt || !manifest.self_check) continue;
+    return { path, instances: instances.length, selfCheck: manifest.self_check };
+  }
+  return undefined;
+}
+
 /**
  * Export: the run's tasks as a new, immutable dataset version (see writeDataset). A run exports
- * once; `again` writes a further version.
+ * once; `again` writes a further version. A resumed export that had written its version takes
+ * it as it is rather than writing another.
  */
 export async function exportDataset(ctx: StageContext, { again = false } = {}): Promise<StageResult> {
   const { store, options, log } = ctx;
@@ -161,19 +180,30 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
   const done = here ? last : undefined;
   if (done && !again) return { stage: 'export', alreadyDone: true, ...done };
   if (!store.stageSummary('issues')) throw new Error('export needs the problem statements of the issues stage');
-  const written = await writeDataset([sourceOfRun(ctx)], {
-    outDir: options.outDir,
-    dataset: options.dataset,
-    version: options.datasetVersion,
-    split: options.split,
-    testShare: options.testShare,
-    selfCheck: selfCheckOf([ctx]),
-  });
-  const record = { dataset: options.dataset, version: written.version, path: written.path, instances: written.instances, createdAt: new Date().toISOString() };
+  const pending = store.getMeta('pendingExport');
+  const datasetDir = resolve(options.outDir, options.dataset);
+  let written = pending?.dataset === options.dataset ? writtenBefore(datasetDir, pending.createdAt) : undefined;
+  if (written) log.info(`export: ${written.path} was written before this run was stopped`);
+  else {
+    const createdAt = new Date().toISOString();
+    store.setMeta('pendingExport', { dataset: options.dataset, createdAt });
+    written = await writeDataset([sourceOfRun(ctx)], {
+      outDir: options.outDir,
+      dataset: options.dataset,
+      version: options.datasetVersion,
+      split: options.split,
+      testShare: options.testShare,
+      createdAt,
+      selfCheck: selfCheckOf([ctx]),
+    });
+  }
+  const { path, instances, selfCheck } = written;
+  const record = { dataset: options.dataset, version: basename(path), path, instances, createdAt: new Date().toISOString() };
   store.transaction(() => {
     store.saveExport(record);
-    store.finishStage('export', { ...record, selfCheck: written.selfCheck });
+    store.setMeta('pendingExport', null);
+    store.finishStage('export', { ...record, selfCheck });
   });
-  log.info(`export: ${written.instances} tasks written to ${written.path} (self-check: the fix resolves ${written.selfCheck.gold.resolved} of ${written.selfCheck.gold.total})`);
-  return { stage: 'export', alreadyDone: false, ...record, selfCheck: written.selfCheck };
+  log.info(`export: ${instances} tasks written to ${path} (self-check: the fix resolves ${selfCheck.gold.resolved} of ${selfCheck.gold.total})`);
+  return { stage: 'export', alreadyDone: false, ...record, selfCheck };
 }

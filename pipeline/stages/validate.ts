@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from '../common/errors.js';
+import { stopProcessesIn } from '../common/process-alive.js';
 import { judgeWithRetries, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
 import { isGitUrl } from '../repo/profile.js';
 import { Progress } from '../common/progress.js';
@@ -42,7 +43,8 @@ function specOf(ctx: StageContext, stage: string): ValidationSpec {
 async function judgeInProcess(ctx: StageContext, stage: string, spec: ValidationSpec, pending: Candidate[], onOutcome: (candidate: Candidate, outcome: Outcome) => void): Promise<void> {
   const { environment } = spec;
   const sandboxDir = join(ctx.runDir, 'sandboxes');
-  // Sandboxes of a killed run are stale; their candidates have no verdict and run again.
+  // Sandboxes of a killed run are stale, and so are the tests still running there; their candidates have no verdict and run again.
+  stopProcessesIn(sandboxDir);
   await rm(sandboxDir, { recursive: true, force: true });
   let sandboxes: SandboxPool;
   if (environment.sandbox === 'docker') {

@@ -42,6 +42,21 @@ export class RunStore {
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
+    const refuse = (what: string): never => {
+      this.db.close();
+      throw new UserError(`${path} ${what}`, 'remove it, or start the run over with --fresh');
+    };
+    let tables: string[] = [];
+    try {
+      const rows = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+      tables = rows.map((row) => row.name);
+    } catch (error) {
+      refuse(`is not a swesynth run store (${(error as Error).message})`);
+    }
+    // Another program's database is left as it is, never given tables of ours.
+    if (tables.length > 0 && !(tables.includes('meta') && tables.includes('stages'))) {
+      refuse('is a database of another program, not a swesynth run store');
+    }
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(SCHEMA);

@@ -113,6 +113,8 @@ export const META = {
   /** The BullMQ run id, kept so that a resumed coordinator finds its jobs. */
   queueRun: z.string(),
   options: RunShape,
+  /** The export under way, saved before any file is written: a run killed after writing finds its version by it. */
+  pendingExport: z.object({ dataset: z.string(), createdAt: z.string() }).nullable(),
 } as const;
 export type MetaKey = keyof typeof META;
 export type MetaValue<K extends MetaKey> = z.infer<(typeof META)[K]>;

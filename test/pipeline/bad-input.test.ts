@@ -1,11 +1,31 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../pipeline/common/random.js';
+import { writeDataset } from '../../pipeline/dataset/write.js';
+import { resolveTarget } from '../../pipeline/repo/target.js';
+import { RunStore } from '../../pipeline/store/run-store.js';
 import { FIXTURES, swesynth, tempDir } from '../helpers.js';
 
 /** Everything under a folder, to show that a refused command wrote nothing. */
 function listing(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String).sort() : [];
+}
+
+/** One message and its hint on stderr: no stack trace. */
+function expectOneMessage(result: { exitCode?: number; stderr: string }, message: string): void {
+  expect(result.exitCode).toBe(1);
+  expect(result.stderr).toContain(message);
+  expect(result.stderr.trim().split('\n')).toHaveLength(2);
+}
+
+/** A run folder whose run.db holds `bytes`, or what `make` writes there. */
+function runDirWith(make: (path: string) => void): string {
+  const dir = join(tempDir('run'), 'run');
+  mkdirSync(dir, { recursive: true });
+  make(join(dir, 'run.db'));
+  return dir;
 }
 
 function profileFile(fields: Record<string, unknown>): string {
@@ -117,5 +137,57 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const notSemver = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny', '--dataset-version', 'v3']);
     expect(notSemver.exitCode).toBe(1);
     expect(notSemver.stderr).toContain('dataset version "v3" is not a semantic version');
+  });
+
+  it('a run.db of random bytes', async () => {
+    const random = seededRandom(15);
+    const runDir = runDirWith((path) => writeFileSync(path, Buffer.from(Array.from({ length: 8192 }, () => Math.floor(random() * 256)))));
+    const result = await swesynth(['run', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir]);
+    expectOneMessage(result, `${join(runDir, 'run.db')} is not a swesynth run store (file is not a database)`);
+  });
+
+  it('a run.db that is the SQLite database of another program, which is left unchanged', async () => {
+    const runDir = runDirWith((path) => {
+      const db = new Database(path);
+      db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('mine')");
+      db.close();
+    });
+    const before = readFileSync(join(runDir, 'run.db'));
+    const result = await swesynth(['validate', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir]);
+    expectOneMessage(result, `${join(runDir, 'run.db')} is a database of another program, not a swesynth run store`);
+    expect(readFileSync(join(runDir, 'run.db')).equals(before)).toBe(true);
+  });
+
+  it('a run folder from an older swesynth', async () => {
+    const runDir = runDirWith((path) => {
+      new RunStore(path).close();
+      // As an older swesynth left it: a finished stage, and records of layout 1.
+      const db = new Database(path);
+      db.prepare("INSERT INTO stages (name, finished_at, summary) VALUES ('setup', '2026-01-01T00:00:00.000Z', '{}')").run();
+      db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema'").run();
+      db.close();
+    });
+    const result = await swesynth(['run', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir]);
+    expectOneMessage(result, `the run in ${runDir} was made by an older swesynth and its records do not fit this one`);
+  });
+
+  it('a dataset with a file changed after export: verify names the file', async () => {
+    const { profile } = resolveTarget(join(FIXTURES, 'tiny-lib'));
+    const graded = { resolved: 0, total: 0 };
+    const repo = { name: profile.name, url: profile.url, commit: 'abc', image: null, profile };
+    const source = { repo, instances: [], context: new Map(), settings: {}, counts: {}, operators: [], statements: { writers: {}, llm: [] } };
+    const { path } = await writeDataset([source], {
+      outDir: tempDir('out'),
+      dataset: 'changed',
+      version: null,
+      split: 'hash',
+      testShare: 0.2,
+      selfCheck: async () => ({ gold: graded, empty: graded, bug: graded }),
+    });
+    expect((await swesynth(['dataset', 'verify', path])).exitCode).toBe(0);
+    writeFileSync(join(path, 'README.md'), `${readFileSync(join(path, 'README.md'), 'utf8')}edited\n`);
+    const result = await swesynth(['dataset', 'verify', path]);
+    expectOneMessage(result, `${path} failed verification (1 problem)`);
+    expect(result.stdout.trim()).toBe(`${path}: README.md does not match its sha256 in the manifest`);
   });
 });
