@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Project, ts, type SourceFile } from 'ts-morph';
+import type { Project, SourceFile, ts } from 'ts-morph';
+import { tsMorph } from '../pipeline/common/ts-morph.js';
 
 const TYPESCRIPT_FILE = /\.[cm]?tsx?$/;
 
 /** A diagnostic without its position, which an edit shifts. */
 function keyOf(diagnostic: ts.Diagnostic): string {
-  return `TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
+  return `TS${diagnostic.code}: ${tsMorph().ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
 }
 
 function countKeys(diagnostics: readonly ts.Diagnostic[]): Map<string, number> {
@@ -37,7 +38,7 @@ export class TypeCheck {
 
   private constructor(private readonly workspace: string) {
     const started = performance.now();
-    this.project = new Project({ tsConfigFilePath: join(workspace, 'tsconfig.json') });
+    this.project = new (tsMorph().Project)({ tsConfigFilePath: join(workspace, 'tsconfig.json') });
     this.setupMs = performance.now() - started;
   }
 

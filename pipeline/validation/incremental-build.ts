@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { tsMorph } from '../common/ts-morph.js';
 
 /** A step of a build command that only clears the previous output. */
 const CLEAN_STEP = /^(npx\s+)?(rimraf|rm\s+-r?f?r?)\s/;
@@ -25,6 +26,7 @@ export class TranspileBuild {
     if (!match) return null;
     const configPath = resolve(workspace, match[4] ?? 'tsconfig.json');
     if (!existsSync(configPath)) return null;
+    const { ts } = tsMorph();
     const read = ts.readConfigFile(configPath, ts.sys.readFile);
     if (read.error) return null;
     const config = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(configPath), undefined, configPath);
@@ -38,6 +40,7 @@ export class TranspileBuild {
    */
   private moduleKindOf(file: string): ts.ModuleKind | undefined {
     const kind = this.config.options.module;
+    const { ts } = tsMorph();
     if (kind === undefined || kind < ts.ModuleKind.Node16 || kind > ts.ModuleKind.NodeNext) return kind;
     if (/\.m[jt]sx?$/.test(file)) return ts.ModuleKind.ESNext;
     if (/\.c[jt]sx?$/.test(file)) return ts.ModuleKind.CommonJS;
@@ -53,6 +56,7 @@ export class TranspileBuild {
   emit(file: string, text: string): Map<string, string> | null {
     const absolute = join(this.workspace, file);
     if (!this.config.fileNames.includes(absolute)) return null;
+    const { ts } = tsMorph();
     const outputs = ts.getOutputFileNames(this.config, absolute, false);
     const script = outputs.find((output) => /\.[cm]?js$/.test(output));
     if (!script) return null;
