@@ -3,6 +3,7 @@ import { jasmine } from './jasmine.js';
 import { jest } from './jest.js';
 import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
+import { nodeunit } from './nodeunit.js';
 import { script } from './script.js';
 import { tap } from './tap.js';
 import { tape } from './tape.js';
@@ -18,6 +19,7 @@ const ADAPTERS: Record<string, RunnerAdapter> = {
   [tape.name]: tape,
   [ava.name]: ava,
   [jasmine.name]: jasmine,
+  [nodeunit.name]: nodeunit,
   // Last: a plain `node <file>` is a script suite only when no runner is called.
   [script.name]: script,
 };

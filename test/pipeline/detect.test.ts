@@ -86,6 +86,12 @@ describe('profile detection', () => {
     expect(detectProfile(plain)).toMatchObject({ runner: 'jasmine', tests: ['spec/**/*[sS]pec.?(m)js'] });
   });
 
+  it("reads nodeunit's files and folders, a folder's files one level deep unless -r, and leaves its reporter to swesynth", () => {
+    expect(detectProfile(repo({ scripts: { test: 'nodeunit test' } }))).toMatchObject({ runner: 'nodeunit', tests: ['test/*.js'], runnerArgs: [] });
+    const recursive = repo({ scripts: { test: 'nodeunit -r --reporter verbose tests lib/extra.test.js' } });
+    expect(detectProfile(recursive)).toMatchObject({ runner: 'nodeunit', tests: ['tests/**/*.js', 'lib/extra.test.js'], runnerArgs: ['-r'] });
+  });
+
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
     expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');
