@@ -7,6 +7,7 @@ import { nodeunit } from './nodeunit.js';
 import { script } from './script.js';
 import { tap } from './tap.js';
 import { tape } from './tape.js';
+import { uvu } from './uvu.js';
 import { vitest } from './vitest.js';
 import type { RunnerAdapter } from './types.js';
 
@@ -20,6 +21,7 @@ const ADAPTERS: Record<string, RunnerAdapter> = {
   [ava.name]: ava,
   [jasmine.name]: jasmine,
   [nodeunit.name]: nodeunit,
+  [uvu.name]: uvu,
   // Last: a plain `node <file>` is a script suite only when no runner is called.
   [script.name]: script,
 };

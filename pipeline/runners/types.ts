@@ -49,7 +49,7 @@ export interface RunnerRequest {
   version: string | null;
 }
 
-export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava', 'jasmine', 'nodeunit', 'script'] as const;
+export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava', 'jasmine', 'nodeunit', 'uvu', 'script'] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 /** A runner's command as the repository's test script writes it, split into options and the rest. */
@@ -103,7 +103,7 @@ export interface RunnerAdapter {
   vocabulary: TestVocabulary;
   /**
    * Whether each test file runs in a fresh module registry or process, so that one file cannot
-   * change what another sees (mocha, tape, jasmine and nodeunit load every file into one process).
+   * change what another sees (mocha, tape, jasmine, nodeunit and uvu load every file into one process).
    */
   isolatesFiles: boolean;
   /**

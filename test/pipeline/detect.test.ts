@@ -92,6 +92,16 @@ describe('profile detection', () => {
     expect(detectProfile(recursive)).toMatchObject({ runner: 'nodeunit', tests: ['tests/**/*.js', 'lib/extra.test.js'], runnerArgs: ['-r'] });
   });
 
+  it("reads uvu's folder, pattern and ignores as the regular expressions uvu matches file paths with", () => {
+    const files = { 'test/sync.js': '', 'test/async.js': '', 'test/fixtures/aaa/index.js': '', 'src/index.js': '' };
+    const folder = repo({ scripts: { test: 'uvu -r esm test -i fixtures' } }, files);
+    expect(detectProfile(folder)).toMatchObject({ runner: 'uvu', tests: ['test/async.js', 'test/sync.js'], runnerArgs: ['-r', 'esm', '-i', 'fixtures'] });
+    const pattern = repo({ scripts: { test: 'uvu test "sync\\.js$"' } }, files);
+    expect(detectProfile(pattern)).toMatchObject({ runner: 'uvu', tests: ['test/async.js', 'test/sync.js'] });
+    // With no folder, uvu runs test-like paths from the root.
+    expect(detectProfile(repo({ scripts: { test: 'uvu' } }, files)).tests).toEqual(['test/async.js', 'test/fixtures/aaa/index.js', 'test/sync.js']);
+  });
+
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
     expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');
