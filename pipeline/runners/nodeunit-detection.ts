@@ -8,6 +8,7 @@ export const nodeunitDetection: RunnerDetection = {
   tests({ options, positional }) {
     // nodeunit runs the .js files of a folder, and of its subfolders too with -r.
     const inFolder = [options.includes('-r') ? '**/*.js' : '*.js'];
-    return positionalTests(positional, inFolder) ?? { tests: inFolder.map((pattern) => `test/${pattern}`), source: 'nodeunit defaults (./test)' };
+    const defaults = { tests: inFolder.map((pattern) => `test/${pattern}`), source: 'nodeunit defaults (./test)' };
+    return positionalTests(positional, inFolder) ?? defaults;
   },
 };

@@ -61,7 +61,8 @@ exports.run = function run(paths, options, callback) {
   let current = null;
   const record = (status, failure) => {
     clearTimeout(current.timer);
-    lines.push({ file: current.file, titlePath: current.titlePath, status, durationMs: Date.now() - current.started, ...(failure ? { failure } : {}) });
+    const { file, titlePath, started } = current;
+    lines.push({ file, titlePath, status, durationMs: Date.now() - started, ...(failure ? { failure } : {}) });
     current = null;
   };
   // A test that never calls test.done() and leaves nothing running lets the process end early.
