@@ -299,8 +299,8 @@ export function detect(facts: RepoFacts): Detection {
       ? `runner ${adapter.name}: \`${commandLine(chosen.call.step)}\` (script "${chosen.call.step.script}")`
       : `runner ${adapter.name}: no runner call in the test script; ${adapter.package && adapter.package in dependencies ? `"${adapter.package}" is a dependency` : 'the default'}`,
   );
-  const { tests, source } = adapter.detection.tests(invocation, facts);
-  reasons.push(`tests from ${source}: ${tests.join(', ')}`);
+  const { tests, source, args = [] } = adapter.detection.tests(invocation, facts);
+  reasons.push(`tests from ${source}: ${tests.join(', ')}${args.length > 0 ? ` (${args.join(' ')})` : ''}`);
 
   // The steps the suite needs first: pretest whole, and what the test script runs before the suite's call.
   const buildSteps = steps.filter((step, index) => {
@@ -325,7 +325,7 @@ export function detect(facts: RepoFacts): Detection {
     build,
     buildBeforeTests: build !== null,
     runner: adapter.name as RunnerName,
-    runnerArgs: invocation.options,
+    runnerArgs: [...invocation.options, ...args],
     source: { include: [`**/*.${SOURCE_EXTENSIONS}`], exclude: NOT_SOURCE },
     tests: tests.length > 0 ? tests : adapter.detection.tests({ options: [], positional: [] }, facts).tests,
     env,

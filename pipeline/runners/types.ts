@@ -63,6 +63,8 @@ export interface RunnerInvocation {
 /** The test files a runner will run: globs (repository-relative) and where they come from. */
 export interface DetectedTests {
   tests: string[];
+  /** Runner options that keep the run to these files' part of the suite (jest's --selectProjects). */
+  args?: string[];
   /** One line for `doctor`: the config file or argument the globs were read from. */
   source: string;
 }

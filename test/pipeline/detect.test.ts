@@ -102,6 +102,16 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: { test: 'uvu' } }, files)).tests).toEqual(['test/async.js', 'test/fixtures/aaa/index.js', 'test/sync.js']);
   });
 
+  it('leaves out a jest project that runs a checker instead of tests, and selects the projects that test', () => {
+    const config = `module.exports = { projects: [
+      { displayName: 'test', testPathIgnorePatterns: ['<rootDir>/lib/'] },
+      { displayName: 'lint', runner: 'jest-runner-eslint', testMatch: ['<rootDir>/**/*.{js,ts}'] },
+    ] };`;
+    const profile = detectProfile(repo({ scripts: { test: 'jest' } }, { 'jest.config.js': config }));
+    expect(profile).toMatchObject({ runner: 'jest', runnerArgs: ['--selectProjects', 'test'] });
+    expect(profile.tests).not.toContain('**/*.{js,ts}');
+  });
+
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
     expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');
