@@ -13,6 +13,13 @@ import type { RunnerAdapter } from './types.js';
 export const nodeunit: RunnerAdapter = {
   name: 'nodeunit',
   detection: nodeunitDetection,
+  // Tests are exported functions given `test`, whose methods assert: `test.equal(actual, expected)`.
+  vocabulary: {
+    modules: ['nodeunit'],
+    testFunctions: [],
+    assertions: ['equal', 'equals', 'strictEqual', 'deepEqual', 'same', 'notEqual', 'notStrictEqual', 'notDeepEqual', 'ok', 'throws', 'doesNotThrow'],
+    expectations: [],
+  },
   package: 'nodeunit',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

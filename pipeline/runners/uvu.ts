@@ -13,6 +13,12 @@ import { uvuDetection } from './uvu-detection.js';
 export const uvu: RunnerAdapter = {
   name: 'uvu',
   detection: uvuDetection,
+  vocabulary: {
+    modules: ['uvu', 'uvu/assert'],
+    testFunctions: ['test'],
+    assertions: ['is', 'equal', 'ok', 'not', 'type', 'instance', 'match', 'snapshot', 'fixture', 'throws'],
+    expectations: [],
+  },
   package: 'uvu',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
