@@ -40,7 +40,8 @@ function run(command, args, { cwd, timeoutMs, log }) {
 }
 
 function measure(target, label, swesynth) {
-  const cli = join(swesynth, 'dist/pipeline/cli.js');
+  // Older builds have their command line at dist/pipeline/cli.js.
+  const cli = ['dist/pipeline/cli/main.js', 'dist/pipeline/cli.js'].map((file) => join(swesynth, file)).find((file) => existsSync(file));
   const base = join(flags.work, label, target.name);
   rmSync(base, { recursive: true, force: true });
   mkdirSync(base, { recursive: true });
