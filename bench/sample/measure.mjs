@@ -235,7 +235,7 @@ const STAGES = ['init', 'setup', 'mutate', 'validate', 'combine', 'issues', 'exp
 /** Facts a run's log states, for runs that stop before their JSON summary. */
 function figuresFromLog(log) {
   const figures = {};
-  const files = /baseline run 1 of \d+ \((\d+) test files\)/.exec(log);
+  const files = /baseline run 1 of \d+ \((\d+) test files/.exec(log);
   if (files) figures.testFiles = Number(files[1]);
   const baseline = /(\d+) tests: (\d+) passing, (\d+) failing, (\d+) flaky, (\d+) skipped/.exec(log)
     ?? /setup: (\d+) tests, (\d+) stable, (\d+) flaky, (\d+) failing/.exec(log);
