@@ -77,7 +77,7 @@ function measure(target, label, swesynth) {
   };
 }
 
-/** The candidate a task was made from: the instance id ends with the candidate's id. */
+/** The task's instance id: the repository's slug (which init may name differently), a dot, the candidate's id. */
 function candidateOf(instance) {
   return instance.instance_id;
 }
@@ -87,7 +87,8 @@ function compare(name) {
   const ra = results.targets[name]?.[a];
   const rb = results.targets[name]?.[b];
   if (!ra || !rb) return null;
-  const tasksOf = (r) => new Map((r.tasks ?? []).map((t) => [t.candidate, t.failToPass.join('\n')]));
+  // Compared by the candidate's id, after the slug.
+  const tasksOf = (r) => new Map((r.tasks ?? []).map((t) => [t.candidate.slice(t.candidate.indexOf('.') + 1), t.failToPass.join('\n')]));
   const ta = tasksOf(ra);
   const tb = tasksOf(rb);
   const onlyA = [...ta.keys()].filter((id) => !tb.has(id));
