@@ -22,7 +22,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const MINUTE = 60_000;
-const LIMITS = { installMs: 10 * MINUTE, testMs: 10 * MINUTE, initMs: 5 * MINUTE, runMs: 20 * MINUTE };
+// init runs install, build and a probe with its own 5-minute limit: the harness waits longer, so swesynth's message shows.
+const LIMITS = { installMs: 10 * MINUTE, testMs: 10 * MINUTE, initMs: 10 * MINUTE, runMs: 20 * MINUTE };
 const MAX_CANDIDATES = 30;
 const here = new URL('.', import.meta.url).pathname;
 
@@ -234,7 +235,7 @@ const STAGES = ['init', 'setup', 'mutate', 'validate', 'combine', 'issues', 'exp
 /** Facts a run's log states, for runs that stop before their JSON summary. */
 function figuresFromLog(log) {
   const figures = {};
-  const files = /baseline run 1 of \d+ \((\d+) test files\)/.exec(log);
+  const files = /baseline run 1 of \d+ \((\d+) test files/.exec(log);
   if (files) figures.testFiles = Number(files[1]);
   const baseline = /(\d+) tests: (\d+) passing, (\d+) failing, (\d+) flaky, (\d+) skipped/.exec(log)
     ?? /setup: (\d+) tests, (\d+) stable, (\d+) flaky, (\d+) failing/.exec(log);

@@ -5,7 +5,7 @@ import type { RepoFacts } from './facts.js';
 import { profileNode } from './node-version.js';
 import { packageManagerOf } from './package-manager.js';
 import type { RepoProfile } from './profile.js';
-import { commandLine, parseScript, type SimpleCommand } from './shell.js';
+import { commandLine, parseScript, runsNoTest, type SimpleCommand } from './shell.js';
 
 export type { RepoFacts } from './facts.js';
 export { factsOf } from './facts.js';
@@ -29,7 +29,6 @@ const NOT_SOURCE = [
 ];
 /** Scripts that run a suite when `test` does not, in the order they are tried. */
 const TEST_SCRIPTS = ['test', 'test:unit', 'test:node', 'test:all', 'tests', 'unit', 'spec'];
-const PLACEHOLDER_TEST = /no test specified/;
 /** Steps that only check (lint, types, formatting, audits, coverage uploads): never part of a build. */
 const CHECKS = new Set([
   'eslint', 'prettier', 'standard', 'xo', 'tslint', 'tsd', 'attw', 'publint', 'size-limit', 'aud', 'depcheck', 'evalmd', 'markdownlint',
@@ -240,9 +239,9 @@ function classify(step: Step): StepKind {
   return { kind: 'build' };
 }
 
-/** The script that runs the suite: `test`, unless it is npm's placeholder or absent. */
+/** The script that runs the suite: `test`, unless it is a placeholder (npm's, `echo no tests`) or absent. */
 function testScriptOf(scripts: Record<string, string>): string | null {
-  return TEST_SCRIPTS.find((name) => scripts[name] !== undefined && !PLACEHOLDER_TEST.test(scripts[name]!)) ?? null;
+  return TEST_SCRIPTS.find((name) => scripts[name] !== undefined && !runsNoTest(scripts[name]!)) ?? null;
 }
 
 interface RunnerCall {
@@ -300,8 +299,8 @@ export function detect(facts: RepoFacts): Detection {
       ? `runner ${adapter.name}: \`${commandLine(chosen.call.step)}\` (script "${chosen.call.step.script}")`
       : `runner ${adapter.name}: no runner call in the test script; ${adapter.package && adapter.package in dependencies ? `"${adapter.package}" is a dependency` : 'the default'}`,
   );
-  const { tests, source } = adapter.detection.tests(invocation, facts);
-  reasons.push(`tests from ${source}: ${tests.join(', ')}`);
+  const { tests, source, args = [] } = adapter.detection.tests(invocation, facts);
+  reasons.push(`tests from ${source}: ${tests.join(', ')}${args.length > 0 ? ` (${args.join(' ')})` : ''}`);
 
   // The steps the suite needs first: pretest whole, and what the test script runs before the suite's call.
   const buildSteps = steps.filter((step, index) => {
@@ -326,7 +325,7 @@ export function detect(facts: RepoFacts): Detection {
     build,
     buildBeforeTests: build !== null,
     runner: adapter.name as RunnerName,
-    runnerArgs: invocation.options,
+    runnerArgs: [...invocation.options, ...args],
     source: { include: [`**/*.${SOURCE_EXTENSIONS}`], exclude: NOT_SOURCE },
     tests: tests.length > 0 ? tests : adapter.detection.tests({ options: [], positional: [] }, facts).tests,
     env,

@@ -74,3 +74,11 @@ export function commandLine(command: SimpleCommand): string {
   const quote = (word: string) => (/^[\w@%+=:,./*?{}[\]-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
   return [...Object.entries(command.env).map(([name, value]) => `${name}=${quote(value)}`), ...command.words.map(quote)].join(' ');
 }
+
+/** Commands that print or exit and run nothing: `echo "Error: no test specified" && exit 1`, `echo no tests`. */
+const RUNS_NOTHING = new Set(['echo', 'exit', 'true', 'false', ':']);
+
+/** Whether a test script only prints or exits, as placeholders for a suite that is not there do. */
+export function runsNoTest(script: string): boolean {
+  return parseScript(script).every((command) => RUNS_NOTHING.has(command.words[0] ?? ''));
+}

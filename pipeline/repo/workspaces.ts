@@ -17,6 +17,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
+import { runsNoTest } from './shell.js';
 
 export interface WorkspacePackage {
   /** The package's folder, repository-relative (`packages/a`). */
@@ -52,8 +53,6 @@ type Manifest = z.infer<typeof Manifest>;
 const LernaConfig = z.object({ packages: z.array(z.string()).optional() }).loose();
 const TsConfig = z.object({ references: z.array(z.object({ path: z.string() }).loose()).optional() }).loose();
 
-/** The test script `npm init` writes, which runs no test. */
-const NPM_PLACEHOLDER = /^echo "Error: no test specified" && exit 1$/;
 /** Test files by the usual names, for packages without a test script. */
 const TEST_FILES = ['**/*.{test,spec}.{js,mjs,cjs,ts,mts,cts,jsx,tsx}', '{test,tests,__tests__}/**/*.{js,mjs,cjs,ts,mts,cts,jsx,tsx}'];
 
@@ -120,7 +119,7 @@ export async function workspacePackages(root: string): Promise<WorkspacePackage[
 async function packageAt(root: string, path: string): Promise<WorkspacePackage> {
   const manifest = await readJson(join(root, path, 'package.json'), Manifest);
   const script = manifest?.scripts?.test?.trim();
-  const testScript = script && !NPM_PLACEHOLDER.test(script) ? script : null;
+  const testScript = script && !runsNoTest(script) ? script : null;
   const hasTests = testScript !== null || (await glob(TEST_FILES, { cwd: join(root, path), ignore: ['**/node_modules/**'] })).length > 0;
   return { path, name: manifest?.name ?? basename(path), testScript, hasTests };
 }

@@ -3,9 +3,11 @@ import { jasmine } from './jasmine.js';
 import { jest } from './jest.js';
 import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
+import { nodeunit } from './nodeunit.js';
 import { script } from './script.js';
 import { tap } from './tap.js';
 import { tape } from './tape.js';
+import { uvu } from './uvu.js';
 import { vitest } from './vitest.js';
 import type { RunnerAdapter } from './types.js';
 
@@ -18,6 +20,8 @@ const ADAPTERS: Record<string, RunnerAdapter> = {
   [tape.name]: tape,
   [ava.name]: ava,
   [jasmine.name]: jasmine,
+  [nodeunit.name]: nodeunit,
+  [uvu.name]: uvu,
   // Last: a plain `node <file>` is a script suite only when no runner is called.
   [script.name]: script,
 };

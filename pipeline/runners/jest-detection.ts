@@ -42,18 +42,33 @@ export const jestDetection: RunnerDetection = {
     const named = configOption === -1 ? null : (options[configOption]!.split('=')[1] ?? options[configOption + 1] ?? null);
     const found = named !== null && !named.trim().startsWith('{') ? readConfig(facts, [normalizePath(named)]) : readConfig(facts, CONFIG_FILES) ?? pkgConfig(facts);
     const config = found && isObject(found.value) ? found.value : {};
-    const projects = Array.isArray(config.projects) ? config.projects : [];
+    const allProjects = Array.isArray(config.projects) ? config.projects : [];
+    // A project with a runner of its own (jest-runner-eslint, -tsc, -prettier) checks files rather than testing code.
+    const projects = allProjects.filter((project) => !isObject(project) || typeof project.runner !== 'string' || TEST_RUNNERS.has(project.runner));
     let tests =
-      projects.length > 0
+      allProjects.length > 0
         ? projects.flatMap((project) =>
             typeof project === 'string' ? globsOf({}, facts, normalizePath(project)) : isObject(project) ? globsOf(project, facts) : [],
           )
         : globsOf(config, facts);
     // Positional words are regular expressions over paths: they keep the configured files they match.
     if (positional.length > 0) tests = filesMatching(facts, positional, tests);
-    return { tests, source: found ? `${found.file}${positional.length > 0 ? ` and the paths ${positional.join(' ')}` : ''}` : 'jest defaults' };
+    const source = found ? `${found.file}${positional.length > 0 ? ` and the paths ${positional.join(' ')}` : ''}` : 'jest defaults';
+    const selected = options.some((option) => option.startsWith('--selectProjects') || option.startsWith('--ignoreProjects'));
+    const names = projects.map((project) => (isObject(project) ? displayNameOf(project.displayName) : null));
+    if (projects.length === allProjects.length || selected || names.some((name) => name === null)) return { tests, source };
+    return { tests, source, args: ['--selectProjects', ...(names as string[])] };
   },
 };
+
+/** The runners a jest project tests code with: jest's own (the default), by their package names. */
+const TEST_RUNNERS = new Set(['jest-runner', 'jest-circus', 'jest-jasmine2']);
+
+/** A project's displayName, a string or `{ name, color }`; null when it has none. */
+function displayNameOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  return isObject(value) && typeof value.name === 'string' ? value.name : null;
+}
 
 function pkgConfig(facts: RepoFacts) {
   return readConfig(facts, ['package.json'], 'jest');

@@ -117,8 +117,16 @@ loadEachFileAlone(runningMocha());
 const TIMEOUT = /^Timeout of \d+ms exceeded/;
 
 /** A test's result; a hook, or an error outside any test, is an error of the suite it belongs to. */
+/** The titles from the root suite down; mocha 3 has no titlePath(). */
+function titlePathOf(node) {
+  if (typeof node.titlePath === 'function') return node.titlePath();
+  const path = [];
+  for (let current = node; current && !current.root; current = current.parent) if (current.title) path.unshift(current.title);
+  return path;
+}
+
 function resultOf(runnable, status, error) {
-  const titlePath = runnable.type === 'test' ? runnable.titlePath() : [...(runnable.parent?.titlePath() ?? []), '(suite)'];
+  const titlePath = runnable.type === 'test' ? titlePathOf(runnable) : [...(runnable.parent ? titlePathOf(runnable.parent) : []), '(suite)'];
   return {
     file: runnable.file ? resolve(runnable.file) : null,
     titlePath,

@@ -7,7 +7,7 @@ import { mochaDetection } from './mocha-detection.js';
  * Mocha, through the repository's own binary and its config (.mocharc, package.json "mocha"),
  * with swesynth's reporter. Mocha adds its config's spec to the files it is given: the whole
  * suite is that spec together with the repository's test files, and a list of files to run is
- * enforced by the reporter, which drops the others before they load. It speaks to mocha 5 and later:
+ * enforced by the reporter, which drops the others before they load. It speaks to mocha 3 and later:
  * mocha 5's options parser refuses what it does not know, so each option goes only to the majors that have it.
  */
 export const mocha: RunnerAdapter = {
@@ -27,7 +27,8 @@ export const mocha: RunnerAdapter = {
         '--timeout',
         String(Math.floor(timeoutMs * 0.8)),
         // Ends the process when the run is over: a handle left open (a timer) must not turn it into a hang.
-        '--exit',
+        // Mocha 3 does so by itself, and knows no --exit.
+        ...(major >= 4 ? ['--exit'] : []),
         // The repository's config may ask for these; both would leave tests unreported. Parallel
         // runs came with mocha 8, and mocha 5 cannot turn bail off (only its mocha.opts can turn it on).
         ...(major >= 8 ? ['--no-parallel'] : []),

@@ -41,6 +41,14 @@ function watch(test, file, parentPath) {
       }
     };
   }
+  if (tapeMajor < 4 && test._skip) {
+    // tape 3 does not start a skipped test: it gets its marker all the same.
+    const { run } = test;
+    test.run = function runSkipped(...args) {
+      this.emit('prerun');
+      return run.apply(this, args);
+    };
+  }
   test.once('prerun', () => {
     const skip = Boolean(test._skip || test._todo);
     test.comment(`${MARKER} ${JSON.stringify({ file, titlePath, ...(skip ? { skip } : {}) })}`);
@@ -49,11 +57,23 @@ function watch(test, file, parentPath) {
   test.on('test', (subtest) => watch(subtest, file, titlePath));
 }
 
+/** What to call once every test is done, where tape has no onFinish (tape 3): its results then say 'done'. */
+let whenDone = null;
+const watchedResults = new WeakSet();
 const push = Results.prototype.push;
 Results.prototype.push = function (test) {
   watch(test, currentFile, []);
+  if (whenDone && !watchedResults.has(this)) {
+    watchedResults.add(this);
+    this.once('done', whenDone);
+  }
   return push.call(this, test);
 };
+
+function onFinish(callback) {
+  if (typeof tape.onFinish === 'function') tape.onFinish(callback);
+  else whenDone = callback;
+}
 
 let finishing = false;
 /** Loads one test file with `load`; one that throws becomes a failing test `(file)` of that file. */
@@ -63,7 +83,7 @@ function loadTestFile(file, load) {
     // tape writes its summary on exit. Its output stream may still hold lines when the tests are
     // done: the process ends by itself once they are written, and is ended only if a handle
     // left open by a test would keep it alive.
-    tape.onFinish(() => setTimeout(() => process.exit(), 1000).unref());
+    onFinish(() => setTimeout(() => process.exit(), 1000).unref());
   }
   currentFile = path.relative(cwd, file);
   const failed = (error) => {
@@ -87,7 +107,7 @@ if (tapeMajor >= 5) {
   const importOrRequire = require(loaderPath);
   require.cache[loaderPath].exports = (file) => loadTestFile(file, () => Promise.resolve(importOrRequire(file)));
 } else {
-  // tape 4's bin requires each test file by its absolute path, after the preloads.
+  // tape 3 and 4's bins require each test file by its absolute path, after the preloads.
   const Module = require('node:module');
   const bin = path.join(tapeDir, 'bin', 'tape');
   const moduleRequire = Module.prototype.require;

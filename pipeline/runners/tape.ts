@@ -3,9 +3,10 @@ import { locate } from './locate.js';
 import { markerData, parseTap, type TapEntry, type TapPoint } from './tap-parser.js';
 import { Failure, TestResult, testId, withUniqueIds, type RunnerAdapter } from './types.js';
 import { tapeDetection } from './tape-detection.js';
+import { majorOf } from './version.js';
 
 /**
- * tape 4 and 5. tape runs every file in one process and prints each test's name as a flat `# name`
+ * tape 3 to 5. tape runs every file in one process and prints each test's name as a flat `# name`
  * comment, without its file or parents; swesynth's preload (tape-preload.cjs) prints a marker
  * with both as each test starts, and the assertions up to the next marker belong to that test.
  * A test with subtests is a suite: its own assertions, if any, become `<path> > (suite)`. A
@@ -19,10 +20,13 @@ export const tape: RunnerAdapter = {
   vocabulary: { modules: ['tape'], testFunctions: ['test'], assertions: ['equal', 'equals', 'deepEqual', 'isEqual', 'looseEqual', 'notEqual', 'notDeepEqual', 'ok', 'notOk', 'true', 'false', 'throws', 'doesNotThrow'], expectations: [] },
   package: 'tape',
   isolatesFiles: false,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
+    const preload = tools.runnerFile('tape-preload.cjs');
+    // tape 3's bin has no -r: node preloads the file instead.
+    const hasRequire = (majorOf(version) ?? Infinity) >= 4;
     return {
-      file: 'node_modules/.bin/tape',
-      args: ['-r', tools.runnerFile('tape-preload.cjs'), ...args, ...(only ?? testFiles)],
+      file: hasRequire ? 'node_modules/.bin/tape' : tools.node,
+      args: [...(hasRequire ? ['-r', preload] : ['--require', preload, 'node_modules/.bin/tape']), ...args, ...(only ?? testFiles)],
       env: { SWESYNTH_TAPE_TIMEOUT_MS: String(Math.floor(timeoutMs * 0.8)) },
       stdoutFile: reportFile,
     };

@@ -49,7 +49,7 @@ export interface RunnerRequest {
   version: string | null;
 }
 
-export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava', 'jasmine', 'script'] as const;
+export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava', 'jasmine', 'nodeunit', 'uvu', 'script'] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 /** A runner's command as the repository's test script writes it, split into options and the rest. */
@@ -63,6 +63,8 @@ export interface RunnerInvocation {
 /** The test files a runner will run: globs (repository-relative) and where they come from. */
 export interface DetectedTests {
   tests: string[];
+  /** Runner options that keep the run to these files' part of the suite (jest's --selectProjects). */
+  args?: string[];
   /** One line for `doctor`: the config file or argument the globs were read from. */
   source: string;
 }
@@ -103,7 +105,7 @@ export interface RunnerAdapter {
   vocabulary: TestVocabulary;
   /**
    * Whether each test file runs in a fresh module registry or process, so that one file cannot
-   * change what another sees (mocha, tape and jasmine load every file into one process).
+   * change what another sees (mocha, tape, jasmine, nodeunit and uvu load every file into one process).
    */
   isolatesFiles: boolean;
   /**

@@ -23,6 +23,19 @@ async function repoVersion(workspace: string): Promise<string> {
   }
 }
 
+/** The messages most failing tests of a run end with, so that a missing program or service shows. */
+function commonFailures(results: TestResult[]): string {
+  const counts = new Map<string, number>();
+  for (const result of results) {
+    const failure = result.status === 'fail' || result.status === 'error' ? result.failure : undefined;
+    // An assertion on a thrown error may carry no message of its own: the error it got says what broke.
+    const message = (failure?.message || failure?.actual)?.split('\n')[0]?.trim();
+    if (message) counts.set(message.slice(0, 200), (counts.get(message.slice(0, 200)) ?? 0) + 1);
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return top.length === 0 ? '' : `; the failures most often say: ${top.map(([message, count]) => `"${message}" (${count})`).join(', ')}`;
+}
+
 /** Classifies each test across the baseline runs. */
 export function classifyBaseline(runs: TestResult[][]): BaselineTest[] {
   const byRun = runs.map((run) => new Map(run.map((result) => [result.id, result])));
@@ -125,7 +138,8 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   const share = summary.stable / Math.max(1, summary.tests - summary.skipped);
   if (share < profile.minPassShare) {
     throw new UserError(
-      `only ${(share * 100).toFixed(1)}% of the tests pass at baseline, below the required ${(profile.minPassShare * 100).toFixed(0)}% (${figures})`,
+      `only ${(share * 100).toFixed(1)}% of the tests pass at baseline, below the required ${(profile.minPassShare * 100).toFixed(0)}% (${figures})` +
+        commonFailures(runs.at(-1)!),
       'check the install and runner settings in the repo profile, or lower "minPassShare" there',
     );
   }

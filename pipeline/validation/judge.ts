@@ -148,7 +148,8 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     if (ended) return { verdict: ended, failed: [] };
     const { failToPass, passToPass, failed } = tallied!;
     if (failToPass.length === 0) return { verdict: verdict('survived'), failed: [] };
-    if (passToPass.length === 0) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
+    // A mutant that fails every stable test is a broken module, not a bug; a suite of one test can only fail whole.
+    if (passToPass.length === 0 && ctx.stable.length > 1) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
 
     // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
     const rebuilt = await restore(sandbox);

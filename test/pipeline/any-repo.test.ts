@@ -20,6 +20,11 @@ const CASES = [
     // The test files exist only after the build that the test script runs first.
     detected: { runner: 'node-test', tests: expect.arrayContaining(['build/test/**/*.test.?(c|m)js']), build: 'tsc -p tsconfig.json', buildBeforeTests: true },
   },
+  {
+    fixture: 'single-script',
+    // `node test.js`: the whole suite is one test, which every kept bug fails, leaving none to pass.
+    detected: { runner: 'script', tests: ['test.js'] },
+  },
 ];
 
 describe.each(CASES)('init then run on $fixture', ({ fixture, detected }) => {

@@ -60,6 +60,14 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     expect(listing(out)).toEqual([]);
   });
 
+  it('a baseline where most tests fail, with what they fail with and the field to lower', async () => {
+    const result = await swesynth(['run', join(FIXTURES, 'missing-program'), '--run-dir', join(tempDir('run'), 'run'), '--out', tempDir('out')]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('only 25.0% of the tests pass at baseline, below the required 80%');
+    expect(result.stderr).toMatch(/the failures most often say: "[^"]*ENOENT[^"]*" \(3\)/);
+    expect(result.stderr).toContain('"minPassShare"');
+  });
+
   it('an install command that fails', async () => {
     const profile = profileFile({ url: join(FIXTURES, 'tiny-lib'), install: 'echo cannot reach the registry >&2; exit 3' });
     const result = await swesynth(['setup', profile, '--run-dir', join(tempDir('run'), 'run')]);

@@ -86,6 +86,32 @@ describe('profile detection', () => {
     expect(detectProfile(plain)).toMatchObject({ runner: 'jasmine', tests: ['spec/**/*[sS]pec.?(m)js'] });
   });
 
+  it("reads nodeunit's files and folders, a folder's files one level deep unless -r, and leaves its reporter to swesynth", () => {
+    expect(detectProfile(repo({ scripts: { test: 'nodeunit test' } }))).toMatchObject({ runner: 'nodeunit', tests: ['test/*.js'], runnerArgs: [] });
+    const recursive = repo({ scripts: { test: 'nodeunit -r --reporter verbose tests lib/extra.test.js' } });
+    expect(detectProfile(recursive)).toMatchObject({ runner: 'nodeunit', tests: ['tests/**/*.js', 'lib/extra.test.js'], runnerArgs: ['-r'] });
+  });
+
+  it("reads uvu's folder, pattern and ignores as the regular expressions uvu matches file paths with", () => {
+    const files = { 'test/sync.js': '', 'test/async.js': '', 'test/fixtures/aaa/index.js': '', 'src/index.js': '' };
+    const folder = repo({ scripts: { test: 'uvu -r esm test -i fixtures' } }, files);
+    expect(detectProfile(folder)).toMatchObject({ runner: 'uvu', tests: ['test/async.js', 'test/sync.js'], runnerArgs: ['-r', 'esm', '-i', 'fixtures'] });
+    const pattern = repo({ scripts: { test: 'uvu test "sync\\.js$"' } }, files);
+    expect(detectProfile(pattern)).toMatchObject({ runner: 'uvu', tests: ['test/async.js', 'test/sync.js'] });
+    // With no folder, uvu runs test-like paths from the root.
+    expect(detectProfile(repo({ scripts: { test: 'uvu' } }, files)).tests).toEqual(['test/async.js', 'test/fixtures/aaa/index.js', 'test/sync.js']);
+  });
+
+  it('leaves out a jest project that runs a checker instead of tests, and selects the projects that test', () => {
+    const config = `module.exports = { projects: [
+      { displayName: 'test', testPathIgnorePatterns: ['<rootDir>/lib/'] },
+      { displayName: 'lint', runner: 'jest-runner-eslint', testMatch: ['<rootDir>/**/*.{js,ts}'] },
+    ] };`;
+    const profile = detectProfile(repo({ scripts: { test: 'jest' } }, { 'jest.config.js': config }));
+    expect(profile).toMatchObject({ runner: 'jest', runnerArgs: ['--selectProjects', 'test'] });
+    expect(profile.tests).not.toContain('**/*.{js,ts}');
+  });
+
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
     expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');

@@ -22,7 +22,8 @@ const packages = {
   'packages/a/package.json': { name: '@acme/a', scripts: { test: 'node --test', build: 'tsc' } },
   'packages/b/package.json': { name: '@acme/b', scripts: PLACEHOLDER },
   'packages/b/src/index.test.ts': '',
-  'packages/c/package.json': { scripts: PLACEHOLDER },
+  // A test script that only prints runs no test either.
+  'packages/c/package.json': { scripts: { test: 'echo no tests' } },
   'packages/internal/package.json': { name: 'internal' },
   'packages/not-a-package/README.md': '',
 };

@@ -10,7 +10,7 @@ import { FIXTURES, onNode } from '../helpers.js';
  * Every runner adapter passes the same contract, on a fixture repository of its own with the
  * real runner installed (test/fixtures/<runner>). Each fixture has:
  * - a basic file: suite "math" with "adds" (passes, through a TypeScript source), "fails on
- *   purpose" (expects 3, gets 2), "is skipped", a nested suite "nested" with "throws a
+ *   purpose" (expects 3, gets 2), "is skipped" (where the runner can skip), a nested suite "nested" with "throws a
  *   TypeError"; suite "strings" with "adds" (the same title in another suite); and, where the
  *   runner allows it, "repeats a title" twice in "math" (the first passes, the second fails);
  * - a file that throws while loading;
@@ -30,6 +30,8 @@ export interface ContractCase {
   suiteSeparator?: string;
   /** False where the runner forbids two tests with one title in one suite. */
   repeatedTitles?: boolean;
+  /** False where the runner has no way to skip a test. */
+  skips?: boolean;
   /**
    * Where each test file is one test (a script whose exit code is its verdict), named after the
    * file (`<file>::<base name>`): `basic` is the file that passes, and these are the ones that fail.
@@ -53,7 +55,7 @@ function idsOf(contract: ContractCase) {
     adds: id('math', 'adds'),
     otherAdds: id('strings', 'adds'),
     failing: id('math', 'fails on purpose'),
-    skipped: id('math', 'is skipped'),
+    skipped: contract.skips === false ? null : id('math', 'is skipped'),
     typeError: id('math', 'nested', 'throws a TypeError'),
     repeated: contract.repeatedTitles === false ? null : ([id('math', 'repeats a title'), `${id('math', 'repeats a title')} #2`] as const),
   };

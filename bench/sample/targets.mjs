@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// Compares two swesynth builds on the development targets (/work/shared/targets.json): for each target, in a fresh
+// copy of its clone, `swesynth init <copy>` then `swesynth run <profile> --max-candidates 30` (default seed and
+// options) with each build, then what they found and kept: the runner, test files and tests at baseline, the
+// candidates validated, the candidate ids kept as tasks and each task's FAIL_TO_PASS list. Every command runs under
+// `nice -n 15`, one at a time. Results go to results-targets.json after each run; a target and build already there
+// is skipped. --report prints the comparison table.
+//
+//   node bench/sample/targets.mjs --build before=/work/wt/before --build after=/work/wt/sample [--only vercel__ms]
+//        [--targets /work/shared/targets.json] [--clones /work/targets] [--work /work/target-runs] [--report] [--redo]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const MINUTE = 60_000;
+const here = new URL('.', import.meta.url).pathname;
+const { values: flags } = parseArgs({
+  options: {
+    build: { type: 'string', multiple: true, default: [] },
+    only: { type: 'string', multiple: true },
+    targets: { type: 'string', default: '/work/shared/targets.json' },
+    clones: { type: 'string', default: '/work/targets' },
+    work: { type: 'string', default: '/work/target-runs' },
+    report: { type: 'boolean', default: false },
+    redo: { type: 'boolean', default: false },
+  },
+});
+const resultsPath = join(here, 'results-targets.json');
+const results = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : { builds: {}, targets: {} };
+const registry = spawnSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).stdout.trim().replace(/\/$/, '');
+const redacted = (text) => text.split(registry).join('<registry>');
+const save = () => writeFileSync(resultsPath, redacted(JSON.stringify(results, null, 2)) + '\n');
+
+function run(command, args, { cwd, timeoutMs, log }) {
+  const started = Date.now();
+  const result = spawnSync('nice', ['-n', '15', command, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, killSignal: 'SIGKILL' });
+  writeFileSync(log, `$ ${command} ${args.join(' ')}\n${result.stderr}\n--- stdout\n${result.stdout}\n# exit ${result.status} ${Date.now() - started} ms\n`);
+  return { ...result, ms: Date.now() - started };
+}
+
+function measure(target, label, swesynth) {
+  // Older builds have their command line at dist/pipeline/cli.js.
+  const cli = ['dist/pipeline/cli/main.js', 'dist/pipeline/cli.js'].map((file) => join(swesynth, file)).find((file) => existsSync(file));
+  const base = join(flags.work, label, target.name);
+  rmSync(base, { recursive: true, force: true });
+  mkdirSync(base, { recursive: true });
+  const repo = join(base, 'repo');
+  spawnSync('cp', ['-a', join(flags.clones, target.name), repo]);
+  const init = run('node', [cli, 'init', repo, '--repos', join(base, 'profiles'), '--force', '--json'], { cwd: base, timeoutMs: 10 * MINUTE, log: join(base, 'init.log') });
+  if (init.status !== 0) return { failedStage: 'init', error: init.stderr.split('\n').filter((l) => l.startsWith('swesynth:')).join('\n') || init.stderr.slice(-800) };
+  const profileFile = join(base, 'profiles', readdirSync(join(base, 'profiles'))[0]);
+  const profile = JSON.parse(readFileSync(profileFile, 'utf8'));
+  const out = join(base, 'out');
+  const args = [cli, 'run', profileFile, '--max-candidates', '30', '--json', '--run-dir', join(base, 'run'), '--out', out, '--no-progress'];
+  const result = run('node', args, { cwd: base, timeoutMs: 30 * MINUTE, log: join(base, 'run.log') });
+  const record = {
+    runner: profile.runner, runnerArgs: profile.runnerArgs, tests: profile.tests, build: profile.build, initMs: init.ms, runMs: result.ms,
+    testFiles: Number(/baseline run 1 of \d+ \((\d+) test files/.exec(result.stderr)?.[1] ?? NaN) || null,
+  };
+  if (result.status !== 0) return { ...record, failedStage: 'run', error: result.stderr.split('\n').filter((l) => l.startsWith('swesynth:')).join('\n') || result.stderr.slice(-800) };
+  const summary = JSON.parse(result.stdout);
+  const stage = (name) => summary.stages.find((s) => s.stage === name) ?? {};
+  const setup = stage('setup');
+  const exported = stage('export');
+  const instances = exported.path && existsSync(join(exported.path, 'instances.jsonl'))
+    ? readFileSync(join(exported.path, 'instances.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    : [];
+  return {
+    ...record,
+    baseline: { tests: setup.tests, stable: setup.stable, failing: setup.failing, flaky: setup.flaky, skipped: setup.skipped },
+    candidates: stage('validate').candidates ?? null,
+    verdicts: stage('validate').verdicts ?? null,
+    kept: stage('validate').kept ?? null,
+    tasks: instances.map((instance) => ({ candidate: candidateOf(instance), failToPass: JSON.parse(instance.FAIL_TO_PASS).sort() })).sort((a, b) => a.candidate.localeCompare(b.candidate)),
+    failedStage: null,
+  };
+}
+
+/** The task's instance id: the repository's slug (which init may name differently), a dot, the candidate's id. */
+function candidateOf(instance) {
+  return instance.instance_id;
+}
+
+function compare(name) {
+  const [a, b] = Object.keys(results.builds);
+  const ra = results.targets[name]?.[a];
+  const rb = results.targets[name]?.[b];
+  if (!ra || !rb) return null;
+  // Compared by the candidate's id, after the slug.
+  const tasksOf = (r) => new Map((r.tasks ?? []).map((t) => [t.candidate.slice(t.candidate.indexOf('.') + 1), t.failToPass.join('\n')]));
+  const ta = tasksOf(ra);
+  const tb = tasksOf(rb);
+  const onlyA = [...ta.keys()].filter((id) => !tb.has(id));
+  const onlyB = [...tb.keys()].filter((id) => !ta.has(id));
+  const f2pDiffer = [...ta.keys()].filter((id) => tb.has(id) && ta.get(id) !== tb.get(id));
+  return { onlyA, onlyB, f2pDiffer, same: onlyA.length + onlyB.length + f2pDiffer.length === 0 && ra.baseline?.tests === rb.baseline?.tests && ra.testFiles === rb.testFiles };
+}
+
+function table() {
+  const [a, b] = Object.keys(results.builds);
+  const cell = (r) => (!r ? '—' : r.failedStage ? `fails in ${r.failedStage}` : `${r.runner}; ${r.testFiles} files, ${r.baseline.stable}/${r.baseline.tests} tests; ${r.candidates} cand., ${r.tasks.length} tasks`);
+  const rows = Object.keys(results.targets).map((name) => {
+    const c = compare(name);
+    const diff = !c ? '—' : c.same ? 'same' : [c.onlyA.length ? `only ${a}: ${c.onlyA.length}` : '', c.onlyB.length ? `only ${b}: ${c.onlyB.length}` : '', c.f2pDiffer.length ? `FAIL_TO_PASS differs: ${c.f2pDiffer.length}` : ''].filter(Boolean).join('; ') || 'tests found differ';
+    return `| ${name} | ${cell(results.targets[name][a])} | ${cell(results.targets[name][b])} | ${diff} |`;
+  });
+  return [`| target | ${a} | ${b} | kept tasks and FAIL_TO_PASS |`, '|---|---|---|---|', ...rows].join('\n');
+}
+
+if (!flags.report) {
+  const builds = Object.fromEntries(flags.build.map((spec) => spec.split('=')).map(([label, dir]) => [label, resolve(dir)]));
+  for (const [label, dir] of Object.entries(builds)) {
+    results.builds[label] = { dir, commit: spawnSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim() };
+  }
+  const targets = JSON.parse(readFileSync(flags.targets, 'utf8')).targets.filter((t) => !flags.only || flags.only.includes(t.name));
+  for (const target of targets) {
+    for (const [label, dir] of Object.entries(builds)) {
+      const done = results.targets[target.name]?.[label];
+      if (done && !flags.redo) continue;
+      console.error(`[targets] ${target.name}: ${label}`);
+      const record = measure(target, label, dir);
+      (results.targets[target.name] ??= {})[label] = { ...record, measuredAt: new Date().toISOString() };
+      save();
+      console.error(`[targets] ${target.name}: ${label}: ${record.failedStage ? `fails in ${record.failedStage}` : `${record.tasks.length} tasks`}`);
+    }
+  }
+}
+console.log(table());
