@@ -38,12 +38,17 @@ const { values, positionals: profiles } = parseArgs({
 });
 const validated = new Set(values.report ? [] : values.ways.split(','));
 if (profiles.length === 0) {
-  process.stderr.write('usage: node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--ways a,b,c,d] [--json] [--report]\n');
+  process.stderr.write(
+    'usage: node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--ways a,b,c,d] [--json] [--report]\n',
+  );
   process.exit(2);
 }
 
 async function swesynth(args: string[]): Promise<void> {
-  const result = await execa(process.execPath, [join(PACKAGE_ROOT, 'dist', 'pipeline', 'cli', 'main.js'), ...args, '--no-progress'], { reject: false, stderr: 'inherit' });
+  const result = await execa(process.execPath, [join(PACKAGE_ROOT, 'dist', 'pipeline', 'cli', 'main.js'), ...args, '--no-progress'], {
+    reject: false,
+    stderr: 'inherit',
+  });
   if (result.exitCode !== 0) throw new Error(`swesynth ${args.join(' ')} failed with exit code ${result.exitCode}`);
 }
 
@@ -99,20 +104,32 @@ const screened = (status: Verdict['status']) => (KILLED.has(status) ? 'killed' :
 /** Candidates whose kill screen verdict is not what their complete verdict says. */
 function screenDifferences(complete: Verdict[], screen: Verdict[]): string[] {
   const other = new Map(screen.map((verdict) => [verdict.candidateId, verdict.status]));
-  return complete.filter((verdict) => screened(verdict.status) !== other.get(verdict.candidateId)).map((verdict) => `${verdict.candidateId}: ${verdict.status} / ${other.get(verdict.candidateId) ?? 'missing'}`);
+  return complete
+    .filter((verdict) => screened(verdict.status) !== other.get(verdict.candidateId))
+    .map((verdict) => `${verdict.candidateId}: ${verdict.status} / ${other.get(verdict.candidateId) ?? 'missing'}`);
 }
 
 /** Differences between the two ways' verdicts: status, FAIL_TO_PASS or PASS_TO_PASS of any candidate. */
 function differences(a: Verdict[], b: Verdict[]): string[] {
   const other = new Map(b.map((verdict) => [verdict.candidateId, verdict]));
   const key = (verdict: Verdict | undefined) =>
-    verdict && JSON.stringify([verdict.status === 'kept', verdict.status === 'kept' ? [...verdict.failToPass].sort() : [], verdict.status === 'kept' ? [...verdict.passToPass].sort() : []]);
-  return a.filter((verdict) => key(verdict) !== key(other.get(verdict.candidateId))).map((verdict) => `${verdict.candidateId}: ${verdict.status} / ${other.get(verdict.candidateId)?.status ?? 'missing'}`);
+    verdict &&
+    JSON.stringify([
+      verdict.status === 'kept',
+      verdict.status === 'kept' ? [...verdict.failToPass].sort() : [],
+      verdict.status === 'kept' ? [...verdict.passToPass].sort() : [],
+    ]);
+  return a
+    .filter((verdict) => key(verdict) !== key(other.get(verdict.candidateId)))
+    .map((verdict) => `${verdict.candidateId}: ${verdict.status} / ${other.get(verdict.candidateId)?.status ?? 'missing'}`);
 }
 
 const rows = [];
 for (const profile of profiles) {
-  const name = profile.split('/').pop()!.replace(/\.json$/, '');
+  const name = profile
+    .split('/')
+    .pop()!
+    .replace(/\.json$/, '');
   const base = resolve(values.work, name);
   const prepared = join(base, 'prepared');
   if (validated.size > 0) {
@@ -167,8 +184,10 @@ if (values.json) {
   const lines = [
     '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | uncovered, no run | (b)/(a) | same tasks | (c) kill screen: cand/min | (c)/(b) | same kills | (d) screen, then complete: tasks/min | (d)/(b) | same tasks |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((row) =>
-      `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences.join('; ')}`} | ${row.screenThenComplete.tasksPerMinute} | ${row.twoStepSpeedup}× | ${row.twoStepSameTasks ? 'yes' : `no: ${row.twoStepDifferences.join('; ')}`} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences.join('; ')}`} | ${row.screenThenComplete.tasksPerMinute} | ${row.twoStepSpeedup}× | ${row.twoStepSameTasks ? 'yes' : `no: ${row.twoStepDifferences.join('; ')}`} |`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

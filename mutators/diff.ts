@@ -22,7 +22,10 @@ function editScript(a: readonly string[], b: readonly string[]): Op[] {
   for (let d = 0; d <= max && !found; d++) {
     trace.push(furthest.slice());
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && furthest[offset + k - 1]! < furthest[offset + k + 1]!) ? furthest[offset + k + 1]! : furthest[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && furthest[offset + k - 1]! < furthest[offset + k + 1]!)
+          ? furthest[offset + k + 1]!
+          : furthest[offset + k - 1]! + 1;
       let y = x - k;
       while (x < a.length && y < b.length && a[x] === b[y]) {
         x++;

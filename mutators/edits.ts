@@ -54,7 +54,7 @@ export function applyEdit(text: string, edit: Edit): string {
 /** True when no two edits touch the same text (edits that only meet at a point do not overlap). */
 export function disjoint(edits: readonly Edit[]): boolean {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
-  return sorted.every((edit, i) => i === 0 || sorted[i - 1]!.end <= edit.start && sorted[i - 1]!.start !== edit.start);
+  return sorted.every((edit, i) => i === 0 || (sorted[i - 1]!.end <= edit.start && sorted[i - 1]!.start !== edit.start));
 }
 
 /** Applies disjoint edits to a text, each at its offset in the original. */

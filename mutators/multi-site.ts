@@ -7,7 +7,13 @@ import type { Edit } from './types.js';
  * edits joins with `probability`, overlapping ones are left out, and at least two must remain.
  * The chosen edits, or null when fewer than two joined or their sum does not parse.
  */
-export function multiSiteEdits<T extends Edit>(path: string, originalText: string, unitEdits: readonly T[], probability: number, random: () => number): T[] | null {
+export function multiSiteEdits<T extends Edit>(
+  path: string,
+  originalText: string,
+  unitEdits: readonly T[],
+  probability: number,
+  random: () => number,
+): T[] | null {
   const chosen: T[] = [];
   for (const edit of unitEdits) {
     if (random() < probability && disjoint([...chosen, edit])) chosen.push(edit);

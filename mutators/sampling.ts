@@ -20,7 +20,12 @@ export interface Sampleable {
  * twice. `accept` may still refuse an item (the type checker); a refused item counts against no cap.
  * The picked items come back in their original order.
  */
-export function selectSpread<T extends Sampleable>(items: readonly T[], caps: SamplingCaps, seed: number, accept: (item: T) => boolean): T[] {
+export function selectSpread<T extends Sampleable>(
+  items: readonly T[],
+  caps: SamplingCaps,
+  seed: number,
+  accept: (item: T) => boolean,
+): T[] {
   const random = seededRandom(seed);
   const byUnit = new Map<string, T[]>();
   for (const item of items) {

@@ -48,7 +48,12 @@ export function outerText(file: SourceFile, node: Node): string {
  * One edit exchanging the texts of two nodes, `first` before `second`, each with its parentheses;
  * `wrap` can add parentheses a text needs in its new place.
  */
-export function swapTexts(file: SourceFile, first: Node, second: Node, wrap: (moved: Node, text: string) => string = (_, text) => text): Edit {
+export function swapTexts(
+  file: SourceFile,
+  first: Node,
+  second: Node,
+  wrap: (moved: Node, text: string) => string = (_, text) => text,
+): Edit {
   const a = outerRange(file, first);
   const b = outerRange(file, second);
   const between = file.text.slice(a.end, b.start);
@@ -82,5 +87,8 @@ export function literalValue(node: Node): { value: unknown } | undefined {
 
 /** `undefined` and `void 0`: passing or defaulting to them is the same as leaving them out. */
 export function isUndefined(node: Node): boolean {
-  return (node.type === 'Identifier' && node.name === 'undefined') || (node.type === 'UnaryExpression' && node.operator === 'void' && node.argument.type === 'NumericLiteral');
+  return (
+    (node.type === 'Identifier' && node.name === 'undefined') ||
+    (node.type === 'UnaryExpression' && node.operator === 'void' && node.argument.type === 'NumericLiteral')
+  );
 }

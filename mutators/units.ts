@@ -47,13 +47,14 @@ export function discoverUnits(file: SourceFile): Unit[] {
       case 'ClassPrivateMethod':
       case 'ObjectMethod': {
         const name = keyName(node.key, node.computed ?? false);
-        if (name) found.push({ name: qualified(name), kind: node.kind === 'get' ? 'getter' : node.kind === 'set' ? 'setter' : 'method', node });
+        if (name)
+          found.push({ name: qualified(name), kind: node.kind === 'get' ? 'getter' : node.kind === 'set' ? 'setter' : 'method', node });
         break;
       }
       case 'ClassProperty':
       case 'ClassPrivateProperty':
       case 'ObjectProperty': {
-        const name = keyName(node.key, 'computed' in node ? node.computed ?? false : false);
+        const name = keyName(node.key, 'computed' in node ? (node.computed ?? false) : false);
         if (name && isFunction(node.value as Node)) found.push({ name: qualified(name), kind: 'arrow', node: node.value as Node });
         break;
       }

@@ -1,9 +1,22 @@
 import type { Node } from '@babel/types';
 
 const SKIPPED_KEYS = new Set([
-  'loc', 'start', 'end', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'range',
+  'loc',
+  'start',
+  'end',
+  'extra',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'range',
   // Type positions: TypeScript types hold literals and operators too, but they are not code to mutate.
-  'typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'superTypeParameters', 'implements', 'predicate',
+  'typeAnnotation',
+  'returnType',
+  'typeParameters',
+  'typeArguments',
+  'superTypeParameters',
+  'implements',
+  'predicate',
 ]);
 
 /** Declarations that exist only for the type checker and vanish from the emitted code. */

@@ -54,10 +54,14 @@ function shuffled(items, seed) {
 }
 
 function readFrame(path) {
-  const rows = readFileSync(path, 'utf8').split('\n').slice(1).filter(Boolean).map((line) => {
-    const [name, version, downloads] = line.split('\t');
-    return { name, version, downloadsAMonth: Number(downloads) };
-  });
+  const rows = readFileSync(path, 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((line) => {
+      const [name, version, downloads] = line.split('\t');
+      return { name, version, downloadsAMonth: Number(downloads) };
+    });
   rows.sort((a, b) => b.downloadsAMonth - a.downloadsAMonth || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return rows.slice(0, FRAME_SIZE);
 }
@@ -76,9 +80,14 @@ function lookUp(name) {
   try {
     const out = execFileSync('npm', ['view', name, 'repository', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const repository = out.trim() ? JSON.parse(out) : null;
-    return typeof repository === 'string' ? { url: repository } : repository ?? {};
+    return typeof repository === 'string' ? { url: repository } : (repository ?? {});
   } catch (error) {
-    return { error: String(error.stderr || error.message).split('\n').find((l) => l.trim()) ?? 'npm view failed' };
+    return {
+      error:
+        String(error.stderr || error.message)
+          .split('\n')
+          .find((l) => l.trim()) ?? 'npm view failed',
+    };
   }
 }
 
@@ -114,7 +123,8 @@ for (const pkg of order) {
 
 for (const repository of flags.clones ? taken.values() : []) {
   const clone = `${flags.clones}/${repository.repo.replace('/', '__')}`;
-  if (existsSync(clone)) Object.assign(repository, { clone, commit: execFileSync('git', ['-C', clone, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim() });
+  if (existsSync(clone))
+    Object.assign(repository, { clone, commit: execFileSync('git', ['-C', clone, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim() });
 }
 
 const sample = {

@@ -72,7 +72,10 @@ function run(command, { cwd, env = {}, timeoutMs, log }) {
     const out = createWriteStream(log);
     out.write(`$ ${command}\n# cwd ${cwd}\n`);
     const child = spawn('nice', ['-n', '15', 'bash', '-c', command], {
-      cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd,
+      env: { ...process.env, ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const chunks = { stdout: [], stderr: [] };
     for (const stream of ['stdout', 'stderr']) {
@@ -82,7 +85,13 @@ function run(command, { cwd, env = {}, timeoutMs, log }) {
       });
     }
     let timedOut = false;
-    const kill = (signal) => { try { process.kill(-child.pid, signal); } catch { /* already gone */ } };
+    const kill = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        /* already gone */
+      }
+    };
     const timer = setTimeout(() => {
       timedOut = true;
       kill('SIGTERM');
@@ -93,7 +102,10 @@ function run(command, { cwd, env = {}, timeoutMs, log }) {
       kill('SIGKILL'); // leftovers of the group (servers, watchers)
       out.end(`\n# exit ${code} signal ${signal} timedOut ${timedOut} ${Date.now() - started} ms\n`);
       done({
-        code, signal, timedOut, ms: Date.now() - started,
+        code,
+        signal,
+        timedOut,
+        ms: Date.now() - started,
         stdout: Buffer.concat(chunks.stdout).toString('utf8'),
         stderr: Buffer.concat(chunks.stderr).toString('utf8'),
       });
@@ -101,17 +113,27 @@ function run(command, { cwd, env = {}, timeoutMs, log }) {
   });
 }
 
-const NOISE = /complete log of this run|this is probably not a problem with npm|^npm (error|ERR!)\s*$|^npm (warn|WARN)|deprecated|A new (major|minor|patch) version|^\s*at |^\s*(ok \d|# Subtest)/i;
-const ERRORISH = /\b(error|ERR!|ERR_[A-Z_]+|FAIL(ED)?|failing|fail\b|not ok|Cannot find|Unexpected|TypeError|SyntaxError|ReferenceError|AssertionError|exception|unsupported|incompatible|not found|denied|ENOENT|EBADENGINE|✖|✘|×)/i;
+const NOISE =
+  /complete log of this run|this is probably not a problem with npm|^npm (error|ERR!)\s*$|^npm (warn|WARN)|deprecated|A new (major|minor|patch) version|^\s*at |^\s*(ok \d|# Subtest)/i;
+const ERRORISH =
+  /\b(error|ERR!|ERR_[A-Z_]+|FAIL(ED)?|failing|fail\b|not ok|Cannot find|Unexpected|TypeError|SyntaxError|ReferenceError|AssertionError|exception|unsupported|incompatible|not found|denied|ENOENT|EBADENGINE|✖|✘|×)/i;
 
 /** The first lines of a failing command's output that say what went wrong. */
 function reasonOf(result, what) {
-  const lines = `${result.stderr}\n${result.stdout}`.replace(ANSI, '').split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());
+  const lines = `${result.stderr}\n${result.stdout}`
+    .replace(ANSI, '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim());
   const telling = lines.filter((l) => ERRORISH.test(l) && !NOISE.test(l));
   // The first telling lines say what broke; the last lines say which step the command ended in.
   const first = telling.slice(0, 6);
-  const picked = [...first, ...(first.length > 0 ? ['…'] : []), ...lines.slice(-4).filter((l) => !first.includes(l))].map((l) => l.trim().slice(0, 240));
-  const head = result.timedOut ? `${what} timed out after ${Math.round(result.ms / MINUTE)} min` : `${what} exited ${result.code ?? result.signal}`;
+  const picked = [...first, ...(first.length > 0 ? ['…'] : []), ...lines.slice(-4).filter((l) => !first.includes(l))].map((l) =>
+    l.trim().slice(0, 240),
+  );
+  const head = result.timedOut
+    ? `${what} timed out after ${Math.round(result.ms / MINUTE)} min`
+    : `${what} exited ${result.code ?? result.signal}`;
   return [head, ...picked].join('\n');
 }
 
@@ -122,7 +144,11 @@ function freshCopy(clone, dest) {
 }
 
 function readJson(path) {
-  try { return JSON.parse(readFileSync(path, 'utf8')); } catch { return null; }
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 function workspacesOf(dir) {
@@ -192,8 +218,12 @@ async function installAndTest(dir, base) {
   const bin = shims(join(base, 'own', 'bin'), manager);
   const env = { ...machineEnv, CI: 'true', COREPACK_ENABLE_STRICT: '0', PATH: `${bin}:${process.env.PATH}` };
   const record = {
-    packageManager: manager, workspaces: workspacesOf(dir), enginesNode: pkg.engines?.node ?? null,
-    testScript: pkg.scripts?.test ?? null, pretest: pkg.scripts?.pretest ?? null, posttest: pkg.scripts?.posttest ?? null,
+    packageManager: manager,
+    workspaces: workspacesOf(dir),
+    enginesNode: pkg.engines?.node ?? null,
+    testScript: pkg.scripts?.test ?? null,
+    pretest: pkg.scripts?.pretest ?? null,
+    posttest: pkg.scripts?.posttest ?? null,
   };
   console.error(`[own] ${dir}: ${manager.install} (${manager.name}@${manager.version ?? 'bundled'})`);
   const install = await run(manager.install, { cwd: dir, env, timeoutMs: LIMITS.installMs, log: join(base, 'own', 'install.log') });
@@ -201,7 +231,8 @@ async function installAndTest(dir, base) {
   if (install.code !== 0) {
     return { ...record, pass: false, reason: `install failed: ${reasonOf(install, manager.install)}` };
   }
-  if (!record.testScript || /no test specified/.test(record.testScript)) return { ...record, pass: false, reason: 'no test script in package.json' };
+  if (!record.testScript || /no test specified/.test(record.testScript))
+    return { ...record, pass: false, reason: 'no test script in package.json' };
   console.error(`[own] ${dir}: npm test (${record.testScript})`);
   const test = await run('npm test', { cwd: dir, env, timeoutMs: LIMITS.testMs, log: join(base, 'own', 'test.log') });
   record.test = { code: test.code, timedOut: test.timedOut, ms: test.ms };
@@ -216,7 +247,10 @@ async function installAndTest(dir, base) {
  * step. Informative only: the denominator is decided by `npm test` as a whole.
  */
 async function chainParts(scripts, dir, base, env) {
-  const parts = scripts.filter(Boolean).flatMap((script) => script.split(/\s*&&\s*/)).filter(Boolean);
+  const parts = scripts
+    .filter(Boolean)
+    .flatMap((script) => script.split(/\s*&&\s*/))
+    .filter(Boolean);
   if (parts.length < 2) return null;
   const partEnv = { ...env, PATH: `${join(dir, 'node_modules', '.bin')}:${env.PATH}` };
   const outcomes = [];
@@ -237,8 +271,9 @@ function figuresFromLog(log) {
   const figures = {};
   const files = /baseline run 1 of \d+ \((\d+) test files/.exec(log);
   if (files) figures.testFiles = Number(files[1]);
-  const baseline = /(\d+) tests: (\d+) passing, (\d+) failing, (\d+) flaky, (\d+) skipped/.exec(log)
-    ?? /setup: (\d+) tests, (\d+) stable, (\d+) flaky, (\d+) failing/.exec(log);
+  const baseline =
+    /(\d+) tests: (\d+) passing, (\d+) failing, (\d+) flaky, (\d+) skipped/.exec(log) ??
+    /setup: (\d+) tests, (\d+) stable, (\d+) flaky, (\d+) failing/.exec(log);
   if (baseline) figures.baseline = { tests: Number(baseline[1]), stable: Number(baseline[2]) };
   const mutated = /(\d+) candidates for validation/.exec(log);
   if (mutated) figures.candidates = Number(mutated[1]);
@@ -252,9 +287,22 @@ function failureOf(result, lastStageFallback) {
   const text = result.stderr.replace(ANSI, '');
   const lines = text.split('\n');
   const at = lines.findIndex((l) => l.startsWith('swesynth: '));
-  const stage = [...lines.slice(0, at === -1 ? undefined : at)].reverse().map((l) => /^([a-z]+): /.exec(l)?.[1]).find((s) => STAGES.includes(s));
-  const message = at === -1 ? reasonOf(result, 'swesynth') : lines.slice(at, at + 8).join('\n').replace(/^swesynth: /, '').slice(0, 1500);
-  return { failedStage: stage ?? lastStageFallback, error: result.timedOut ? `timed out after ${Math.round(result.ms / MINUTE)} min\n${message}` : message };
+  const stage = [...lines.slice(0, at === -1 ? undefined : at)]
+    .reverse()
+    .map((l) => /^([a-z]+): /.exec(l)?.[1])
+    .find((s) => STAGES.includes(s));
+  const message =
+    at === -1
+      ? reasonOf(result, 'swesynth')
+      : lines
+          .slice(at, at + 8)
+          .join('\n')
+          .replace(/^swesynth: /, '')
+          .slice(0, 1500);
+  return {
+    failedStage: stage ?? lastStageFallback,
+    error: result.timedOut ? `timed out after ${Math.round(result.ms / MINUTE)} min\n${message}` : message,
+  };
 }
 
 async function installedRunner(swesynth, runner, workspace) {
@@ -267,7 +315,9 @@ async function installedRunner(swesynth, runner, workspace) {
     for (const candidate of [join(workspace, 'node_modules', packageName, 'package.json'), `${packageName}/package.json`]) {
       try {
         return `${packageName} ${JSON.parse(readFileSync(candidate.startsWith('/') ? candidate : require.resolve(candidate), 'utf8')).version}`;
-      } catch { /* next */ }
+      } catch {
+        /* next */
+      }
     }
     return `${packageName} (not installed at the root)`;
   } catch (error) {
@@ -286,14 +336,25 @@ async function swesynthRun(entry, base) {
   const env = machineEnv;
 
   console.error(`[swesynth] ${entry.repo}: init`);
-  const init = await run(`node ${cli} init ${dir} --repos ${join(root, 'profiles')} --force --json`, { cwd: root, env, timeoutMs: LIMITS.initMs, log: join(root, 'init.log') });
+  const init = await run(`node ${cli} init ${dir} --repos ${join(root, 'profiles')} --force --json`, {
+    cwd: root,
+    env,
+    timeoutMs: LIMITS.initMs,
+    log: join(root, 'init.log'),
+  });
   record.initMs = init.ms;
   if (init.code !== 0) return { ...record, ...failureOf(init, 'init'), tasks: 0 };
   const profileFile = readdirSync(join(root, 'profiles')).map((f) => join(root, 'profiles', f))[0];
   const profile = readJson(profileFile);
   record.profile = profile && {
-    runner: profile.runner, runnerArgs: profile.runnerArgs, packageManager: profile.packageManager, install: profile.install,
-    build: profile.build, buildBeforeTests: profile.buildBeforeTests, tests: profile.tests, source: profile.source?.include,
+    runner: profile.runner,
+    runnerArgs: profile.runnerArgs,
+    packageManager: profile.packageManager,
+    install: profile.install,
+    build: profile.build,
+    buildBeforeTests: profile.buildBeforeTests,
+    tests: profile.tests,
+    source: profile.source?.include,
   };
 
   console.error(`[swesynth] ${entry.repo}: run (${profile?.runner} via ${profile?.packageManager})`);
@@ -344,11 +405,17 @@ function table() {
     const s = r?.swesynth;
     const own = !r?.own ? '—' : r.own.pass ? 'pass' : `fail: ${firstLine(r.own.reason)}`;
     const cells = [
-      entry.repo, own,
+      entry.repo,
+      own,
       s?.profile ? `${s.profile.runner}${s.runnerInstalled ? ` (${s.runnerInstalled})` : ''}` : '—',
-      s?.profile?.packageManager ?? '—', s ? (s.workspaces ? 'yes' : 'no') : '—', s?.profile ? (s.profile.build ? 'yes' : 'no') : '—',
-      s?.testFiles ?? '—', s?.baseline ? `${s.baseline.stable}/${s.baseline.tests}` : '—',
-      s?.candidates ?? '—', s?.kept ?? '—', s ? s.tasks : '—',
+      s?.profile?.packageManager ?? '—',
+      s ? (s.workspaces ? 'yes' : 'no') : '—',
+      s?.profile ? (s.profile.build ? 'yes' : 'no') : '—',
+      s?.testFiles ?? '—',
+      s?.baseline ? `${s.baseline.stable}/${s.baseline.tests}` : '—',
+      s?.candidates ?? '—',
+      s?.kept ?? '—',
+      s ? s.tasks : '—',
       s?.failedStage ? `${s.failedStage}: ${firstLine(s.error)}` : outcomeOf(r),
     ];
     return `| ${cells.join(' | ')} |`;
@@ -367,15 +434,20 @@ function table() {
 }
 
 function writeProgress(path) {
-  const lines = sample.repositories.map((entry) => {
-    const r = results.repositories[entry.repo];
-    if (!r?.own) return null;
-    const own = r.own.pass ? 'own suite pass' : `own suite FAIL (${firstLine(r.own.reason)})`;
-    const s = r.swesynth;
-    const sw = !s ? 'swesynth: pending' : s.failedStage ? `swesynth: fails in ${s.failedStage}: ${firstLine(s.error)}`
-      : `swesynth: ${s.tasks} tasks (${s.profile?.runner}, ${s.baseline?.stable}/${s.baseline?.tests} baseline, ${s.candidates} candidates, ${s.kept} kept)`;
-    return `- ${entry.repo}: ${own}; ${sw}`;
-  }).filter(Boolean);
+  const lines = sample.repositories
+    .map((entry) => {
+      const r = results.repositories[entry.repo];
+      if (!r?.own) return null;
+      const own = r.own.pass ? 'own suite pass' : `own suite FAIL (${firstLine(r.own.reason)})`;
+      const s = r.swesynth;
+      const sw = !s
+        ? 'swesynth: pending'
+        : s.failedStage
+          ? `swesynth: fails in ${s.failedStage}: ${firstLine(s.error)}`
+          : `swesynth: ${s.tasks} tasks (${s.profile?.runner}, ${s.baseline?.stable}/${s.baseline?.tests} baseline, ${s.candidates} candidates, ${s.kept} kept)`;
+      return `- ${entry.repo}: ${own}; ${sw}`;
+    })
+    .filter(Boolean);
   const block = `<!-- measured:begin (written by bench/sample/measure.mjs, label ${flags.label}) -->\n${lines.join('\n')}\n<!-- measured:end -->`;
   const existing = existsSync(path) ? readFileSync(path, 'utf8') : '# Sample measurement: progress\n\n';
   const next = /<!-- measured:begin[^]*?<!-- measured:end -->/.test(existing)
@@ -411,7 +483,13 @@ for (const phase of phases) {
     try {
       record[phase] = phase === 'own' ? await ownSuite(entry, base) : await swesynthRun(entry, base);
     } catch (error) {
-      record[phase] = { harnessError: String(error.stack ?? error).slice(0, 2000), pass: false, tasks: 0, failedStage: 'harness', error: String(error.message) };
+      record[phase] = {
+        harnessError: String(error.stack ?? error).slice(0, 2000),
+        pass: false,
+        tasks: 0,
+        failedStage: 'harness',
+        error: String(error.message),
+      };
     }
     record[phase].startedAt = started;
     save();

@@ -34,8 +34,17 @@ const save = () => writeFileSync(resultsPath, redacted(JSON.stringify(results, n
 
 function run(command, args, { cwd, timeoutMs, log }) {
   const started = Date.now();
-  const result = spawnSync('nice', ['-n', '15', command, ...args], { cwd, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, killSignal: 'SIGKILL' });
-  writeFileSync(log, `$ ${command} ${args.join(' ')}\n${result.stderr}\n--- stdout\n${result.stdout}\n# exit ${result.status} ${Date.now() - started} ms\n`);
+  const result = spawnSync('nice', ['-n', '15', command, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer: 256 * 1024 * 1024,
+    killSignal: 'SIGKILL',
+  });
+  writeFileSync(
+    log,
+    `$ ${command} ${args.join(' ')}\n${result.stderr}\n--- stdout\n${result.stdout}\n# exit ${result.status} ${Date.now() - started} ms\n`,
+  );
   return { ...result, ms: Date.now() - started };
 }
 
@@ -47,32 +56,65 @@ function measure(target, label, swesynth) {
   mkdirSync(base, { recursive: true });
   const repo = join(base, 'repo');
   spawnSync('cp', ['-a', join(flags.clones, target.name), repo]);
-  const init = run('node', [cli, 'init', repo, '--repos', join(base, 'profiles'), '--force', '--json'], { cwd: base, timeoutMs: 10 * MINUTE, log: join(base, 'init.log') });
-  if (init.status !== 0) return { failedStage: 'init', error: init.stderr.split('\n').filter((l) => l.startsWith('swesynth:')).join('\n') || init.stderr.slice(-800) };
+  const init = run('node', [cli, 'init', repo, '--repos', join(base, 'profiles'), '--force', '--json'], {
+    cwd: base,
+    timeoutMs: 10 * MINUTE,
+    log: join(base, 'init.log'),
+  });
+  if (init.status !== 0)
+    return {
+      failedStage: 'init',
+      error:
+        init.stderr
+          .split('\n')
+          .filter((l) => l.startsWith('swesynth:'))
+          .join('\n') || init.stderr.slice(-800),
+    };
   const profileFile = join(base, 'profiles', readdirSync(join(base, 'profiles'))[0]);
   const profile = JSON.parse(readFileSync(profileFile, 'utf8'));
   const out = join(base, 'out');
   const args = [cli, 'run', profileFile, '--max-candidates', '30', '--json', '--run-dir', join(base, 'run'), '--out', out, '--no-progress'];
   const result = run('node', args, { cwd: base, timeoutMs: 30 * MINUTE, log: join(base, 'run.log') });
   const record = {
-    runner: profile.runner, runnerArgs: profile.runnerArgs, tests: profile.tests, build: profile.build, initMs: init.ms, runMs: result.ms,
+    runner: profile.runner,
+    runnerArgs: profile.runnerArgs,
+    tests: profile.tests,
+    build: profile.build,
+    initMs: init.ms,
+    runMs: result.ms,
     testFiles: Number(/baseline run 1 of \d+ \((\d+) test files/.exec(result.stderr)?.[1] ?? NaN) || null,
   };
-  if (result.status !== 0) return { ...record, failedStage: 'run', error: result.stderr.split('\n').filter((l) => l.startsWith('swesynth:')).join('\n') || result.stderr.slice(-800) };
+  if (result.status !== 0)
+    return {
+      ...record,
+      failedStage: 'run',
+      error:
+        result.stderr
+          .split('\n')
+          .filter((l) => l.startsWith('swesynth:'))
+          .join('\n') || result.stderr.slice(-800),
+    };
   const summary = JSON.parse(result.stdout);
   const stage = (name) => summary.stages.find((s) => s.stage === name) ?? {};
   const setup = stage('setup');
   const exported = stage('export');
-  const instances = exported.path && existsSync(join(exported.path, 'instances.jsonl'))
-    ? readFileSync(join(exported.path, 'instances.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
-    : [];
+  const instances =
+    exported.path && existsSync(join(exported.path, 'instances.jsonl'))
+      ? readFileSync(join(exported.path, 'instances.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [];
   return {
     ...record,
     baseline: { tests: setup.tests, stable: setup.stable, failing: setup.failing, flaky: setup.flaky, skipped: setup.skipped },
     candidates: stage('validate').candidates ?? null,
     verdicts: stage('validate').verdicts ?? null,
     kept: stage('validate').kept ?? null,
-    tasks: instances.map((instance) => ({ candidate: candidateOf(instance), failToPass: JSON.parse(instance.FAIL_TO_PASS).sort() })).sort((a, b) => a.candidate.localeCompare(b.candidate)),
+    tasks: instances
+      .map((instance) => ({ candidate: candidateOf(instance), failToPass: JSON.parse(instance.FAIL_TO_PASS).sort() }))
+      .sort((a, b) => a.candidate.localeCompare(b.candidate)),
     failedStage: null,
   };
 }
@@ -94,15 +136,36 @@ function compare(name) {
   const onlyA = [...ta.keys()].filter((id) => !tb.has(id));
   const onlyB = [...tb.keys()].filter((id) => !ta.has(id));
   const f2pDiffer = [...ta.keys()].filter((id) => tb.has(id) && ta.get(id) !== tb.get(id));
-  return { onlyA, onlyB, f2pDiffer, same: onlyA.length + onlyB.length + f2pDiffer.length === 0 && ra.baseline?.tests === rb.baseline?.tests && ra.testFiles === rb.testFiles };
+  return {
+    onlyA,
+    onlyB,
+    f2pDiffer,
+    same:
+      onlyA.length + onlyB.length + f2pDiffer.length === 0 && ra.baseline?.tests === rb.baseline?.tests && ra.testFiles === rb.testFiles,
+  };
 }
 
 function table() {
   const [a, b] = Object.keys(results.builds);
-  const cell = (r) => (!r ? '—' : r.failedStage ? `fails in ${r.failedStage}` : `${r.runner}; ${r.testFiles} files, ${r.baseline.stable}/${r.baseline.tests} tests; ${r.candidates} cand., ${r.tasks.length} tasks`);
+  const cell = (r) =>
+    !r
+      ? '—'
+      : r.failedStage
+        ? `fails in ${r.failedStage}`
+        : `${r.runner}; ${r.testFiles} files, ${r.baseline.stable}/${r.baseline.tests} tests; ${r.candidates} cand., ${r.tasks.length} tasks`;
   const rows = Object.keys(results.targets).map((name) => {
     const c = compare(name);
-    const diff = !c ? '—' : c.same ? 'same' : [c.onlyA.length ? `only ${a}: ${c.onlyA.length}` : '', c.onlyB.length ? `only ${b}: ${c.onlyB.length}` : '', c.f2pDiffer.length ? `FAIL_TO_PASS differs: ${c.f2pDiffer.length}` : ''].filter(Boolean).join('; ') || 'tests found differ';
+    const diff = !c
+      ? '—'
+      : c.same
+        ? 'same'
+        : [
+            c.onlyA.length ? `only ${a}: ${c.onlyA.length}` : '',
+            c.onlyB.length ? `only ${b}: ${c.onlyB.length}` : '',
+            c.f2pDiffer.length ? `FAIL_TO_PASS differs: ${c.f2pDiffer.length}` : '',
+          ]
+            .filter(Boolean)
+            .join('; ') || 'tests found differ';
     return `| ${name} | ${cell(results.targets[name][a])} | ${cell(results.targets[name][b])} | ${diff} |`;
   });
   return [`| target | ${a} | ${b} | kept tasks and FAIL_TO_PASS |`, '|---|---|---|---|', ...rows].join('\n');
@@ -122,7 +185,9 @@ if (!flags.report) {
       const record = measure(target, label, dir);
       (results.targets[target.name] ??= {})[label] = { ...record, measuredAt: new Date().toISOString() };
       save();
-      console.error(`[targets] ${target.name}: ${label}: ${record.failedStage ? `fails in ${record.failedStage}` : `${record.tasks.length} tasks`}`);
+      console.error(
+        `[targets] ${target.name}: ${label}: ${record.failedStage ? `fails in ${record.failedStage}` : `${record.tasks.length} tasks`}`,
+      );
     }
   }
 }

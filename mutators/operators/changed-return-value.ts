@@ -39,7 +39,8 @@ function returnedValue(node: Node): Node | null | undefined {
 export const changedReturnValue: Operator = {
   name: 'changed-return-value',
   family: 'literal',
-  description: "Changes a returned literal: `true` ↔ `false`, a number other than 0 and ±1 to `0`, a string to `''`, an array or object to an empty one.",
+  description:
+    "Changes a returned literal: `true` ↔ `false`, a number other than 0 and ±1 to `0`, a string to `''`, an array or object to an empty one.",
   *sites(unit, file) {
     for (const { node } of nodesOf(unit)) {
       const value = returnedValue(node);

@@ -5,7 +5,14 @@ import type { Operator } from '../types.js';
 import { hasSwappableBranches } from './swapped-if-else.js';
 
 /** Expressions that need no parentheses after a `!`. */
-const TIGHT = new Set(['Identifier', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'OptionalCallExpression', 'ThisExpression']);
+const TIGHT = new Set([
+  'Identifier',
+  'MemberExpression',
+  'OptionalMemberExpression',
+  'CallExpression',
+  'OptionalCallExpression',
+  'ThisExpression',
+]);
 
 /**
  * The condition to negate. Negating an `if` whose branches swapped-if-else swaps, or a ternary, which
@@ -27,7 +34,8 @@ function conditionOf(node: Node): Node | null | undefined {
 export const negatedCondition: Operator = {
   name: 'negated-condition',
   family: 'control-flow',
-  description: 'Negates the condition of an `if` without `else` (or of an `else if` chain) or of a loop (an existing `!` is removed instead).',
+  description:
+    'Negates the condition of an `if` without `else` (or of an `else if` chain) or of a loop (an existing `!` is removed instead).',
   *sites(unit, file) {
     for (const { node } of nodesOf(unit)) {
       const test = conditionOf(node);

@@ -50,7 +50,8 @@ function clashes(operator: string, neighbour: Node | null | undefined): boolean 
 function swapLogical(file: SourceFile, node: LogicalExpression, parent: Node | null): Edit {
   const to = SWAPPED[node.operator]!;
   const inParent = !node.extra?.parenthesized && parent?.type === 'LogicalExpression' && mixes(to, parent.operator);
-  if (!inParent && !clashes(to, node.left) && !clashes(to, node.right)) return replaceOperator(file, node.left, node.right, node.operator, to);
+  if (!inParent && !clashes(to, node.left) && !clashes(to, node.right))
+    return replaceOperator(file, node.left, node.right, node.operator, to);
   const { text } = file;
   const at = operatorOffset(file, node.left, node.right, node.operator);
   const wrapped = (operand: Node) => (clashes(to, operand) ? `(${textOf(file, operand)})` : textOf(file, operand));

@@ -31,7 +31,8 @@ function isTruthTest(literal: NumericLiteral, parent: Node | null | undefined): 
 export const offByOneConstant: Operator = {
   name: 'off-by-one-constant',
   family: 'literal',
-  description: 'Moves an integer constant up and down by one (`n` becomes `n + 1` and `n - 1`, written in decimal), except 0, which only becomes 1.',
+  description:
+    'Moves an integer constant up and down by one (`n` becomes `n + 1` and `n - 1`, written in decimal), except 0, which only becomes 1.',
   *sites(unit) {
     for (const { node, parent } of nodesOf(unit)) {
       if (node.type !== 'NumericLiteral' || !Number.isInteger(node.value) || node.value >= LIMIT || isKeyOrType(node, parent)) continue;

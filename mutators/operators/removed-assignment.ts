@@ -6,7 +6,9 @@ import { soleBodyStatements } from '../statements.js';
 
 /** `x = y;`, `x += y;` or `i++;` as a statement of its own (removed-statement removes the others). */
 export function isAssignmentStatement(node: Node): boolean {
-  return node.type === 'ExpressionStatement' && (node.expression.type === 'AssignmentExpression' || node.expression.type === 'UpdateExpression');
+  return (
+    node.type === 'ExpressionStatement' && (node.expression.type === 'AssignmentExpression' || node.expression.type === 'UpdateExpression')
+  );
 }
 
 export const removedAssignment: Operator = {

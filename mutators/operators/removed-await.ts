@@ -2,7 +2,14 @@ import type { Node } from '@babel/types';
 import type { Operator } from '../types.js';
 import { outerRange, parentsOf } from '../syntax.js';
 
-const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression', 'ObjectMethod', 'ClassMethod', 'ClassPrivateMethod']);
+const FUNCTIONS = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ObjectMethod',
+  'ClassMethod',
+  'ClassPrivateMethod',
+]);
 
 /** `return await x` and `async () => await x`: the caller awaits the returned promise anyway. */
 function isReturned(node: Node, parent: Node | null | undefined): boolean {

@@ -7,8 +7,13 @@ import type { Operator, SourceFile } from '../types.js';
 /** `catch (e) { throw e; }` hands every error on: without the `try` they propagate just the same. */
 function rethrows(handler: CatchClause): boolean {
   const [only, ...rest] = handler.body.body;
-  return rest.length === 0 && only?.type === 'ThrowStatement' && only.argument.type === 'Identifier'
-    && handler.param?.type === 'Identifier' && only.argument.name === handler.param.name;
+  return (
+    rest.length === 0 &&
+    only?.type === 'ThrowStatement' &&
+    only.argument.type === 'Identifier' &&
+    handler.param?.type === 'Identifier' &&
+    only.argument.name === handler.param.name
+  );
 }
 
 function hasMultilineTemplate(file: SourceFile, node: Node): boolean {
@@ -31,20 +36,25 @@ function unwrapped(file: SourceFile, tryStart: number, block: BlockStatement): s
   const outer = indentationAt(file.text, tryStart);
   const nested = indentationAt(file.text, block.start! + 1 + body.length - body.trimStart().length);
   if (nested.length <= outer.length || !nested.startsWith(outer) || hasMultilineTemplate(file, block)) return inner;
-  return inner.split('\n').map((line) => (line.startsWith(nested) ? outer + line.slice(nested.length) : line)).join('\n');
+  return inner
+    .split('\n')
+    .map((line) => (line.startsWith(nested) ? outer + line.slice(nested.length) : line))
+    .join('\n');
 }
 
 export const removedCatchHandling: Operator = {
   name: 'removed-catch-handling',
   family: 'removal',
-  description: 'Breaks the error handling of a `try`/`catch`: empties the `catch` body (errors are swallowed) or removes the `try` around its code (errors propagate).',
+  description:
+    'Breaks the error handling of a `try`/`catch`: empties the `catch` body (errors are swallowed) or removes the `try` around its code (errors propagate).',
   *sites(unit, file) {
     for (const { node, parent } of nodesOf(unit)) {
       // An empty `try` throws nothing, so its `catch` never runs.
       if (node.type !== 'TryStatement' || !node.handler || node.block.body.length === 0) continue;
       if (node.handler.body.body.length > 0) yield replaceNode(node.handler.body, '{}');
       // Only inside braces, where several statements can stand; a `finally` would have to stay.
-      if (parent?.type === 'BlockStatement' && !node.finalizer && !rethrows(node.handler)) yield replaceNode(node, unwrapped(file, node.start!, node.block));
+      if (parent?.type === 'BlockStatement' && !node.finalizer && !rethrows(node.handler))
+        yield replaceNode(node, unwrapped(file, node.start!, node.block));
     }
   },
 };

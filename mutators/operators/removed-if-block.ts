@@ -6,7 +6,8 @@ import { isExit, lastStatementOf, soleBodyStatements } from '../statements.js';
 export const removedIfBlock: Operator = {
   name: 'removed-if-block',
   family: 'removal',
-  description: 'Removes an `if` without `else` whose body does not end in a return, throw, break or continue, so the case it handles is ignored.',
+  description:
+    'Removes an `if` without `else` whose body does not end in a return, throw, break or continue, so the case it handles is ignored.',
   *sites(unit, file) {
     const sole = soleBodyStatements(unit);
     for (const { node, parent } of nodesOf(unit)) {

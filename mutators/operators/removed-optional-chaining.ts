@@ -2,7 +2,14 @@ import { nodesOf } from '../units.js';
 import type { Operator } from '../types.js';
 
 /** Receivers that are never null or undefined, where `?.` guards nothing. */
-const NEVER_NULLISH = new Set(['ObjectExpression', 'ArrayExpression', 'NewExpression', 'StringLiteral', 'TemplateLiteral', 'NumericLiteral']);
+const NEVER_NULLISH = new Set([
+  'ObjectExpression',
+  'ArrayExpression',
+  'NewExpression',
+  'StringLiteral',
+  'TemplateLiteral',
+  'NumericLiteral',
+]);
 
 export const removedOptionalChaining: Operator = {
   name: 'removed-optional-chaining',

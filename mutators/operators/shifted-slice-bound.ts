@@ -7,7 +7,14 @@ import { isUndefined, methodCallOf } from '../syntax.js';
 const SLICING = new Set(['slice', 'substring', 'substr', 'splice']);
 
 /** Expressions that `+ 1` can follow without parentheses. */
-const TIGHT = new Set(['Identifier', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'OptionalCallExpression', 'ThisExpression']);
+const TIGHT = new Set([
+  'Identifier',
+  'MemberExpression',
+  'OptionalMemberExpression',
+  'CallExpression',
+  'OptionalCallExpression',
+  'ThisExpression',
+]);
 
 /** The value of `3` or `-1`, the literal bounds the operator computes with instead of writing `3 + 1`. */
 function numberOf(node: Node): number | undefined {
@@ -29,7 +36,7 @@ function shifted(file: SourceFile, method: string, bound: Node, delta: number): 
   }
   // `substring` reads every negative bound as 0, so moving one changes nothing.
   if (value < 0 && method === 'substring') return null;
-  const moved = (value < 0) === (value + delta < 0) ? value + delta : value - delta;
+  const moved = value < 0 === value + delta < 0 ? value + delta : value - delta;
   return replaceNode(bound, String(moved));
 }
 

@@ -49,7 +49,9 @@ function footprintOf(statement: Statement): Footprint {
       else footprint.writes.push(place);
     }
     // Only whole places: `a` in `a.x` and the `x` of `a.x` are parts of the place `a.x`.
-    const isPart = (parent?.type === 'MemberExpression' || parent?.type === 'OptionalMemberExpression') && (parent.object === node || (!parent.computed && parent.property === node));
+    const isPart =
+      (parent?.type === 'MemberExpression' || parent?.type === 'OptionalMemberExpression') &&
+      (parent.object === node || (!parent.computed && parent.property === node));
     const place = placeOf(node);
     if (place !== null && !isPart) footprint.names.push(place);
     for (const child of childrenOf(node)) visit(child, node);

@@ -8,7 +8,14 @@ import type { Operator } from '../types.js';
  * end in an `if` without `else` that would capture the `else`; an `else if` chain has no single
  * branch to swap.
  */
-const MOVABLE = new Set(['BlockStatement', 'ExpressionStatement', 'ReturnStatement', 'ThrowStatement', 'BreakStatement', 'ContinueStatement']);
+const MOVABLE = new Set([
+  'BlockStatement',
+  'ExpressionStatement',
+  'ReturnStatement',
+  'ThrowStatement',
+  'BreakStatement',
+  'ContinueStatement',
+]);
 
 /** True when swapped-if-else swaps the branches of `node` (negated-condition leaves such an `if` to it). */
 export function hasSwappableBranches(node: IfStatement): boolean {

@@ -5,7 +5,12 @@ import type { Operator } from '../types.js';
 import { methodCallOf } from '../syntax.js';
 
 function twins(pairs: Array<[string, string]>): Map<string, string> {
-  return new Map(pairs.flatMap(([a, b]) => [[a, b], [b, a]]));
+  return new Map(
+    pairs.flatMap(([a, b]) => [
+      [a, b],
+      [b, a],
+    ]),
+  );
 }
 
 /** Methods that strings, arrays, maps and `Object` pair up the same way. */
@@ -42,7 +47,8 @@ function isSingleValue(args: readonly Node[]): boolean {
 export const swappedMethodPair: Operator = {
   name: 'swapped-method-pair',
   family: 'call',
-  description: 'Calls the twin of a method: `startsWith` becomes `endsWith`, `some` becomes `every`, `Math.min` becomes `Math.max`, `push` becomes `unshift`, and so on.',
+  description:
+    'Calls the twin of a method: `startsWith` becomes `endsWith`, `some` becomes `every`, `Math.min` becomes `Math.max`, `push` becomes `unshift`, and so on.',
   *sites(unit) {
     for (const { node } of nodesOf(unit)) {
       const found = methodCallOf(node);

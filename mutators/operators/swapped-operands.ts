@@ -7,12 +7,30 @@ import { literalValue, swapTexts } from '../syntax.js';
 /** Binding strength of the binary operators whose operand order matters, and of their neighbours. */
 const PRECEDENCE: Record<string, number> = {
   '**': 13,
-  '*': 12, '/': 12, '%': 12,
-  '+': 11, '-': 11,
-  '<<': 10, '>>': 10, '>>>': 10,
-  '<': 9, '<=': 9, '>': 9, '>=': 9, instanceof: 9, in: 9,
-  '==': 8, '!=': 8, '===': 8, '!==': 8,
-  '&': 7, '^': 6, '|': 5, '&&': 4, '||': 3, '??': 3,
+  '*': 12,
+  '/': 12,
+  '%': 12,
+  '+': 11,
+  '-': 11,
+  '<<': 10,
+  '>>': 10,
+  '>>>': 10,
+  '<': 9,
+  '<=': 9,
+  '>': 9,
+  '>=': 9,
+  instanceof: 9,
+  in: 9,
+  '==': 8,
+  '!=': 8,
+  '===': 8,
+  '!==': 8,
+  '&': 7,
+  '^': 6,
+  '|': 5,
+  '&&': 4,
+  '||': 3,
+  '??': 3,
 };
 
 const NON_COMMUTATIVE = new Set(['-', '/', '%', '**', '<<', '>>', '>>>', '<', '<=', '>', '>=']);
@@ -40,7 +58,8 @@ function needsParens(node: BinaryExpression, moved: Node, toLeft: boolean): bool
 export const swappedOperands: Operator = {
   name: 'swapped-operands',
   family: 'arithmetic',
-  description: 'Swaps the operands of a subtraction, division, remainder, power, shift or comparison: `a - b` becomes `b - a`, `a < b` becomes `b < a`.',
+  description:
+    'Swaps the operands of a subtraction, division, remainder, power, shift or comparison: `a - b` becomes `b - a`, `a < b` becomes `b < a`.',
   *sites(unit, file) {
     for (const { node } of nodesOf(unit)) {
       if (node.type !== 'BinaryExpression' || !NON_COMMUTATIVE.has(node.operator) || node.left.type === 'PrivateName') continue;

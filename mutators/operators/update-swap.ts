@@ -32,7 +32,8 @@ function operatorStart(file: SourceFile, node: UpdateExpression): number {
 export const updateSwap: Operator = {
   name: 'update-swap',
   family: 'arithmetic',
-  description: 'Turns an increment into a decrement and back (`i++` becomes `i--`), and, where its value is used, a postfix update into a prefix one and back (`i++` becomes `++i`).',
+  description:
+    'Turns an increment into a decrement and back (`i++` becomes `i--`), and, where its value is used, a postfix update into a prefix one and back (`i++` becomes `++i`).',
   *sites(unit, file) {
     const parents = parentsOf(unit);
     for (const node of parents.keys()) {

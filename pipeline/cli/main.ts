@@ -28,20 +28,30 @@ function profileOverrides(flags: InitFlags): Record<string, unknown> {
   const fields = RepoProfile.shape;
   const overrides: Record<string, unknown> = {};
   const given: Array<[string, string, () => unknown]> = [
-    ...(['runner', 'install', 'build'] as const).flatMap((field) => (flags[field] === undefined ? [] : [[`--${field} ${flags[field]}`, field, () => flags[field]] as [string, string, () => unknown]])),
+    ...(['runner', 'install', 'build'] as const).flatMap((field) =>
+      flags[field] === undefined ? [] : [[`--${field} ${flags[field]}`, field, () => flags[field]] as [string, string, () => unknown]],
+    ),
     ...(flags.set ?? []).map((assignment): [string, string, () => unknown] => {
       const [field, ...rest] = assignment.split('=');
-      return [`--set ${assignment}`, field!, () => {
-        try {
-          return JSON.parse(rest.join('='));
-        } catch {
-          throw new UserError(`--set ${assignment}: the value is not JSON`, 'quote strings and arrays, e.g. --set \'tests=["test/**/*.js"]\'');
-        }
-      }];
+      return [
+        `--set ${assignment}`,
+        field!,
+        () => {
+          try {
+            return JSON.parse(rest.join('='));
+          } catch {
+            throw new UserError(
+              `--set ${assignment}: the value is not JSON`,
+              'quote strings and arrays, e.g. --set \'tests=["test/**/*.js"]\'',
+            );
+          }
+        },
+      ];
     }),
   ];
   for (const [flag, field, valueOf] of given) {
-    if (!(field in fields)) throw new UserError(`${flag}: a repo profile has no field "${field}"; the fields are ${Object.keys(fields).join(', ')}`);
+    if (!(field in fields))
+      throw new UserError(`${flag}: a repo profile has no field "${field}"; the fields are ${Object.keys(fields).join(', ')}`);
     const parsed = fields[field as keyof typeof fields].safeParse(valueOf());
     if (!parsed.success) throw new UserError(`${flag}: ${describeIssues(parsed.error, [])}`);
     overrides[field] = parsed.data;
@@ -84,7 +94,9 @@ async function execute(target: string, command: Command, work: (ctx: StageContex
   try {
     const results = await work(ctx);
     if (options.values.json) {
-      process.stdout.write(`${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: statsOf(ctx.store).operators }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: statsOf(ctx.store).operators }, null, 2)}\n`,
+      );
     } else {
       const exported = results.find((result) => result.stage === 'export');
       if (exported) process.stdout.write(`${exported.path}\n`);
@@ -147,7 +159,10 @@ Examples:
     .option('--force', 'overwrite an existing profile')
     .option('--json', 'print the profile on stdout')
     .option('--package <name...>', 'in a workspace, the packages to cover: names, folders or globs (default: every package with tests)')
-    .option('--no-probe', 'skip the check that installs, builds and runs one test file (faster, but a profile that cannot work shows only in run)')
+    .option(
+      '--no-probe',
+      'skip the check that installs, builds and runs one test file (faster, but a profile that cannot work shows only in run)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  $ swesynth init ../my-lib\n  $ swesynth init https://example.invalid/acme/lib.git --commit 4b85938 --name acme/lib\n' +
@@ -155,17 +170,32 @@ Examples:
     )
     .action(async (target: string, flags: InitFlags) => {
       const overrides = profileOverrides(flags);
-      const result = await init(target, { commit: flags.commit, name: flags.name, overrides, reposDir: flags.repos, force: flags.force ?? false, packages: flags.package ?? [], probe: flags.probe, log });
+      const result = await init(target, {
+        commit: flags.commit,
+        name: flags.name,
+        overrides,
+        reposDir: flags.repos,
+        force: flags.force ?? false,
+        packages: flags.package ?? [],
+        probe: flags.probe,
+        log,
+      });
       process.stdout.write(flags.json ? `${JSON.stringify(result.profile, null, 2)}\n` : `${result.path}\n`);
       for (const reason of result.reasons) log.info(`init: ${reason}`);
       if (result.probe) log.info(`init: probe: ${probeLine(result.probe)}`);
-      const runners = result.profile.packages?.length ? result.profile.packages.map((pkg) => `${pkg.runner} (${pkg.path})`).join(', ') : result.profile.runner;
-      log.info(`init: wrote ${result.path}: ${runners} via ${result.profile.packageManager}; review it, then run \`swesynth run ${result.path}\``);
+      const runners = result.profile.packages?.length
+        ? result.profile.packages.map((pkg) => `${pkg.runner} (${pkg.path})`).join(', ')
+        : result.profile.runner;
+      log.info(
+        `init: wrote ${result.path}: ${runners} via ${result.profile.packageManager}; review it, then run \`swesynth run ${result.path}\``,
+      );
     });
 
   program
     .command('doctor')
-    .description('explain what swesynth detected in a repository and why, the command it runs, and what the whole suite does on this machine')
+    .description(
+      'explain what swesynth detected in a repository and why, the command it runs, and what the whole suite does on this machine',
+    )
     .argument('<repo>', 'a repo profile (.json) or a repository path')
     .option('--json', 'print the findings as JSON')
     .addHelpText('after', '\nExamples:\n  $ swesynth doctor ../my-lib\n  $ swesynth doctor repos/acme__lib.json --json\n')
@@ -187,7 +217,10 @@ Examples:
     });
 
   withRunOptions(program.command('run').description('run every stage in order: setup, mutate, validate, combine, issues, export'))
-    .addHelpText('after', '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --max-candidates 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n  $ swesynth run ../my-lib --kill-only --max-candidates 1000   # kill rates per operator, fast\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --max-candidates 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n  $ swesynth run ../my-lib --kill-only --max-candidates 1000   # kill rates per operator, fast\n',
+    )
     .action(async (target: string, _flags: unknown, command: Command) =>
       execute(target, command, async (ctx) => {
         const results: StageResult[] = [];
@@ -214,7 +247,9 @@ Examples:
   stageCommand(program, 'combine', 'merge kept bugs of one file or module into harder tasks and validate them as a whole', [
     'swesynth combine ../my-lib --combine 20',
   ]);
-  stageCommand(program, 'issues', 'write a problem statement for every kept candidate from its failing assertion', ['swesynth issues ../my-lib']);
+  stageCommand(program, 'issues', 'write a problem statement for every kept candidate from its failing assertion', [
+    'swesynth issues ../my-lib',
+  ]);
   stageCommand(program, 'export', 'write the kept tasks as a new dataset version under the output folder', [
     'swesynth export ../my-lib',
     'swesynth export ../my-lib --dataset my-lib-tasks --dataset-version 2026.11 --out datasets',
@@ -222,7 +257,10 @@ Examples:
   const dataset = program.command('dataset').description('datasets: build one from several runs, verify one, compare two versions');
   withRunOptions(dataset.command('export').description('write one dataset version from the finished runs of several repositories'))
     .argument('[more...]', 'further repos')
-    .addHelpText('after', '\nExamples:\n  $ swesynth dataset export repos/a.json repos/b.json repos/c.json --dataset js-bugs --dataset-version 1.0.0\n  $ swesynth dataset export repos/a.json repos/b.json --dataset js-bugs --split repo\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ swesynth dataset export repos/a.json repos/b.json repos/c.json --dataset js-bugs --dataset-version 1.0.0\n  $ swesynth dataset export repos/a.json repos/b.json --dataset js-bugs --split repo\n',
+    )
     .action(async (first: string, more: string[], _flags: unknown, command: Command) => {
       const options = optionsOf(command);
       const written = await exportFromRuns([first, ...more], options, log);
@@ -235,8 +273,18 @@ Examples:
     .option('--json', 'print the result as JSON')
     .action((dir: string, flags: { json?: boolean }) => {
       const result = verifyDataset(dir);
-      process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : result.problems.length === 0 ? `${dir}: ${result.instances} instances, every file matches the manifest\n` : `${result.problems.map((problem) => `${dir}: ${problem}`).join('\n')}\n`);
-      if (result.problems.length > 0) throw new UserError(`${dir} failed verification (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`, 'export the dataset again');
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify(result, null, 2)}\n`
+          : result.problems.length === 0
+            ? `${dir}: ${result.instances} instances, every file matches the manifest\n`
+            : `${result.problems.map((problem) => `${dir}: ${problem}`).join('\n')}\n`,
+      );
+      if (result.problems.length > 0)
+        throw new UserError(
+          `${dir} failed verification (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`,
+          'export the dataset again',
+        );
     });
   dataset
     .command('diff')
@@ -267,46 +315,86 @@ Examples:
     concurrency: 'jobs at once',
     baseImage: 'base image for environment images of runs in Docker',
   })
-    .addHelpText('after', '\nExamples:\n  $ swesynth worker --redis redis://10.0.0.5:6379                 # on each machine\n  $ swesynth run repos/acme__widgets.json --scheduler bullmq --redis redis://10.0.0.5:6379   # on one\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ swesynth worker --redis redis://10.0.0.5:6379                 # on each machine\n  $ swesynth run repos/acme__widgets.json --scheduler bullmq --redis redis://10.0.0.5:6379   # on one\n',
+    )
     .action(async (_flags: unknown, command: Command) => {
       const { values } = resolveOptions(command, {});
       if (!values.redis) throw new UserError('a worker needs the Redis server of the coordinator', 'pass --redis redis://host:6379');
-      await runWorker({ redis: values.redis, queue: values.queue, concurrency: values.concurrency, workDir: values.workDir, lockDurationMs: values.lockDuration, docker: dockerOf(values), log });
+      await runWorker({
+        redis: values.redis,
+        queue: values.queue,
+        concurrency: values.concurrency,
+        workDir: values.workDir,
+        lockDurationMs: values.lockDuration,
+        docker: dockerOf(values),
+        log,
+      });
     });
 
   const grade = program.command('eval');
   addOptions(grade, ['concurrency'], { concurrency: 'predictions graded at once' })
-    .description('grade SWE-bench predictions on a dataset: apply each patch to its task, restore the hidden tests, run FAIL_TO_PASS and PASS_TO_PASS')
+    .description(
+      'grade SWE-bench predictions on a dataset: apply each patch to its task, restore the hidden tests, run FAIL_TO_PASS and PASS_TO_PASS',
+    )
     .requiredOption('--dataset <dir>', 'a dataset version folder')
     .option('--predictions <file>', 'predictions: a JSON array or JSON Lines of {instance_id, model_name_or_path, model_patch}')
     .option('--instance <id>', 'grade one task with --patch-file instead (exit code 0 only when it is resolved)')
     .option('--patch-file <file>', 'the patch for --instance')
     .option('--work-dir <dir>', 'where installed workspaces are kept between evaluations', '.swesynth/eval')
     .option('--json', 'print the report as JSON')
-    .addHelpText('after', '\nExamples:\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --predictions preds.jsonl\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --instance acme__widgets.equality-flip__0a1b2c3d4e5f --patch-file fix.patch\n')
-    .action(async (flags: { dataset: string; predictions?: string; instance?: string; patchFile?: string; concurrency?: number; workDir: string; json?: boolean }) => {
-      const report = await evaluateDataset(flags, log);
-      if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      else {
-        const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-        const lines = report.instances.map((result) => `${result.status.padEnd(12)} ${result.instance_id}${result.touchesTests ? '  (touches test files)' : ''}`);
-        lines.push(`resolved ${report.resolved} of ${report.total}: ${percent(report.rate)} (95% CI ${percent(report.low)} – ${percent(report.high)}); ${Object.entries(report.byStatus).map(([status, n]) => `${status} ${n}`).join(', ')}`);
-        process.stdout.write(`${lines.join('\n')}\n`);
-      }
-      if (flags.instance && report.resolved !== 1) process.exitCode = 1;
-    });
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --predictions preds.jsonl\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --instance acme__widgets.equality-flip__0a1b2c3d4e5f --patch-file fix.patch\n',
+    )
+    .action(
+      async (flags: {
+        dataset: string;
+        predictions?: string;
+        instance?: string;
+        patchFile?: string;
+        concurrency?: number;
+        workDir: string;
+        json?: boolean;
+      }) => {
+        const report = await evaluateDataset(flags, log);
+        if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else {
+          const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+          const lines = report.instances.map(
+            (result) => `${result.status.padEnd(12)} ${result.instance_id}${result.touchesTests ? '  (touches test files)' : ''}`,
+          );
+          lines.push(
+            `resolved ${report.resolved} of ${report.total}: ${percent(report.rate)} (95% CI ${percent(report.low)} – ${percent(report.high)}); ${Object.entries(
+              report.byStatus,
+            )
+              .map(([status, n]) => `${status} ${n}`)
+              .join(', ')}`,
+          );
+          process.stdout.write(`${lines.join('\n')}\n`);
+        }
+        if (flags.instance && report.resolved !== 1) process.exitCode = 1;
+      },
+    );
 
-  const docker = program.command('docker').description('the Docker sandbox\'s images and containers');
+  const docker = program.command('docker').description("the Docker sandbox's images and containers");
   addOptions(docker.command('build'), ['baseImage'])
     .description('build the environment image of a repository from its profile alone, or of every repository of a dataset')
     .argument('<repo>', 'a repo profile (.json), a repository path, or a dataset folder (its manifest names the profiles)')
     .option('--json', 'print the images as JSON')
-    .addHelpText('after', '\nExamples:\n  $ swesynth docker build repos/acme__widgets.json --base-image node:20-bookworm\n  $ swesynth docker build out/acme__widgets/1.0.0\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ swesynth docker build repos/acme__widgets.json --base-image node:20-bookworm\n  $ swesynth docker build out/acme__widgets/1.0.0\n',
+    )
     .action(async (target: string, flags: { json?: boolean }, command: Command) => {
       const { baseImage } = resolveOptions(command, {}).values;
       const images = [];
       for (const source of sourcesOf(target)) images.push(await buildImageFromProfile(source, baseImage, log.info));
-      for (const image of images) log.info(`docker build: ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'already up to date'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`);
+      for (const image of images)
+        log.info(
+          `docker build: ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'already up to date'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`,
+        );
       process.stdout.write(flags.json ? `${JSON.stringify(images, null, 2)}\n` : images.map((image) => `${image.name}\n`).join(''));
     });
   docker
@@ -320,18 +408,27 @@ Examples:
 
   const statsCommand = program.command('stats');
   addOptions(statsCommand, ['config'])
-    .description('the funnel per operator (proposed, parse-valid, type-valid, killed, timed out, survived, kept, tasks) with yield and its 95% interval, per repository and overall')
+    .description(
+      'the funnel per operator (proposed, parse-valid, type-valid, killed, timed out, survived, kept, tasks) with yield and its 95% interval, per repository and overall',
+    )
     .argument('[runs...]', 'run folders or repos (profile, path); default: every run under the runs folder')
     .option('--json', 'print the figures as JSON')
     .option('--html <file>', 'also write a self-contained HTML report with a chart')
-    .addHelpText('after', '\nExamples:\n  $ swesynth stats                                   # every run so far\n  $ swesynth stats ../my-lib --json\n  $ swesynth stats .swesynth/runs/* --html yield.html\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ swesynth stats                                   # every run so far\n  $ swesynth stats ../my-lib --json\n  $ swesynth stats .swesynth/runs/* --html yield.html\n',
+    )
     .action(async (targets: string[], flags: { json?: boolean; html?: string }, command: Command) => {
       const stats = await collectStats(targets, optionsOf(command).values.runsDir);
       if (flags.html) {
         await writeFile(flags.html, statsHtml(stats, 'swesynth yield report'));
         log.info(`stats: wrote ${flags.html}`);
       }
-      process.stdout.write(flags.json ? `${JSON.stringify(stats, null, 2)}\n` : `${funnelTable(stats.overall.operators, stats.overall.total)}\n\n${repoTable(stats)}\n`);
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify(stats, null, 2)}\n`
+          : `${funnelTable(stats.overall.operators, stats.overall.total)}\n\n${repoTable(stats)}\n`,
+      );
     });
   return program;
 }

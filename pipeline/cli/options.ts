@@ -404,7 +404,8 @@ export function resolveOptions(command: Command, config: Partial<OptionValues>, 
       set(name, parsed.data as never);
     } else if (config[name] !== undefined) set(name, config[name] as never);
   }
-  if (values.scheduler === 'bullmq' && !values.redis) throw new UserError('the bullmq scheduler needs a Redis server', 'pass --redis redis://host:6379');
+  if (values.scheduler === 'bullmq' && !values.redis)
+    throw new UserError('the bullmq scheduler needs a Redis server', 'pass --redis redis://host:6379');
   return { values, chosen };
 }
 

@@ -40,7 +40,14 @@ export async function openRun({ target, options, log, keepShape }: OpenRunOption
           record: (shape) => store.setMeta('options', shape),
         })
       : values;
-    return { store, profile, location, runDir: dir, options: runOptionsFrom(keepShape ? lastExportPlace(kept, options.chosen, store) : kept, slugOf(profile)), log };
+    return {
+      store,
+      profile,
+      location,
+      runDir: dir,
+      options: runOptionsFrom(keepShape ? lastExportPlace(kept, options.chosen, store) : kept, slugOf(profile)),
+      log,
+    };
   } catch (error) {
     store.close();
     throw error;
@@ -85,7 +92,10 @@ const GRADING = '.grading';
  * Grades predictions on a dataset. Each repository is prepared once from its profile (code at
  * the commit, installed) under `workDir` and reused by later evaluations of the same commit.
  */
-export async function evaluateDataset(flags: { dataset: string; predictions?: string; instance?: string; patchFile?: string; concurrency?: number; workDir: string }, log: Logger) {
+export async function evaluateDataset(
+  flags: { dataset: string; predictions?: string; instance?: string; patchFile?: string; concurrency?: number; workDir: string },
+  log: Logger,
+) {
   const { instances, repos, profileOf } = loadDataset(flags.dataset);
   let predictions: Prediction[];
   let graded = instances;
@@ -107,7 +117,11 @@ export async function evaluateDataset(flags: { dataset: string; predictions?: st
       const ready = existsSync(join(workspace, '.swesynth-ready'))
         ? Promise.resolve(workspace)
         : preparedWorkspace({ location: repo.profile.url, profile: repo.profile, log }, workspace).then(async (commit) => {
-            if (commit !== repo.commit) throw new UserError(`${repo.name} at ${repo.profile.url} gives commit ${commit}, not the dataset's ${repo.commit}`, 'point the profile url in the manifest at the repository the dataset was made from');
+            if (commit !== repo.commit)
+              throw new UserError(
+                `${repo.name} at ${repo.profile.url} gives commit ${commit}, not the dataset's ${repo.commit}`,
+                'point the profile url in the manifest at the repository the dataset was made from',
+              );
             await writeFile(join(workspace, '.swesynth-ready'), repo.commit);
             return workspace;
           });
@@ -132,16 +146,20 @@ export function sourcesOf(target: string): Array<{ profile: RepoProfile; locatio
   const repos = (JSON.parse(readFileSync(manifest, 'utf8')) as { repos?: Array<{ profile?: unknown }> }).repos ?? [];
   return repos.map((repo) => {
     const parsed = RepoProfile.safeParse(repo.profile);
-    if (!parsed.success) throw new UserError(`${manifest} has no usable profile for a repository`, 'export the dataset again with this version of swesynth');
+    if (!parsed.success)
+      throw new UserError(`${manifest} has no usable profile for a repository`, 'export the dataset again with this version of swesynth');
     return { profile: parsed.data, location: parsed.data.url };
   });
 }
 
 /** The stats of runs named by folder or by repo, or of every run under `runsDir`. */
 export async function collectStats(targets: readonly string[], runsDir: string): Promise<Stats> {
-  const dirs = targets.length > 0
-    ? targets.map((target) => (existsSync(join(target, 'run.db')) ? target : join(runsDir, slugOf(resolveTarget(target).profile))))
-    : existsSync(runsDir) ? (await readdir(runsDir)).map((name) => join(runsDir, name)).filter((dir) => existsSync(join(dir, 'run.db'))) : [];
+  const dirs =
+    targets.length > 0
+      ? targets.map((target) => (existsSync(join(target, 'run.db')) ? target : join(runsDir, slugOf(resolveTarget(target).profile))))
+      : existsSync(runsDir)
+        ? (await readdir(runsDir)).map((name) => join(runsDir, name)).filter((dir) => existsSync(join(dir, 'run.db')))
+        : [];
   if (dirs.length === 0) throw new UserError(`no runs under ${runsDir}`, 'run `swesynth run <repo>` first, or name run folders');
   const repos = dirs.map((dir) => {
     if (!existsSync(join(dir, 'run.db'))) throw new UserError(`${dir} has no run`, 'run `swesynth run <repo>` first, or name a run folder');

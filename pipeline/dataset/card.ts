@@ -15,7 +15,8 @@ export interface CardFacts {
 /** Who wrote the statements: the templates per style, and each language model with its endpoint and temperature. */
 function statementLine(statements: readonly StatementProvenance[]): string {
   const writers = new Map<string, number>();
-  for (const { writers: counts } of statements) for (const [writer, n] of Object.entries(counts)) writers.set(writer, (writers.get(writer) ?? 0) + n);
+  for (const { writers: counts } of statements)
+    for (const [writer, n] of Object.entries(counts)) writers.set(writer, (writers.get(writer) ?? 0) + n);
   const models = new Map(statements.flatMap(({ llm }) => llm.map((settings) => [settings.model, settings] as const)));
   const parts = [...writers].sort().map(([writer, n]) => {
     const [kind, name] = writer.split(':') as [string, string | undefined];
@@ -35,7 +36,10 @@ function sizeCategory(count: number): string {
  * what the tasks are, where they come from and how to use them.
  */
 export function datasetCard(facts: CardFacts): string {
-  const rows = facts.operators.map((row) => `| ${row.operator} | ${row.validated} | ${row.kept} | ${row.validated === 0 ? '—' : `${((row.kept / row.validated) * 100).toFixed(1)}%`} |`);
+  const rows = facts.operators.map(
+    (row) =>
+      `| ${row.operator} | ${row.validated} | ${row.kept} | ${row.validated === 0 ? '—' : `${((row.kept / row.validated) * 100).toFixed(1)}%`} |`,
+  );
   return [
     '---',
     `pretty_name: ${JSON.stringify(`${facts.dataset} ${facts.version}`)}`,
@@ -71,7 +75,9 @@ export function datasetCard(facts: CardFacts): string {
     'and the export checked it again on the task as an agent gets it: the fix resolves every task, an empty',
     'patch and the bug itself resolve none.',
     '',
-    `Splits: ${Object.entries(facts.splits).map(([split, count]) => `${split} ${count}`).join(', ')}.`,
+    `Splits: ${Object.entries(facts.splits)
+      .map(([split, count]) => `${split} ${count}`)
+      .join(', ')}.`,
     statementLine(facts.statements),
     '',
     '| operator | validated | kept | yield |',

@@ -8,7 +8,8 @@ export interface ContextFile {
   text: string;
 }
 
-const SYSTEM_PROMPT = 'You are a software engineer. You are given a bug report for a JavaScript or TypeScript repository and the files it concerns. Reply with a unified diff (git format) that fixes the bug; change no test.';
+const SYSTEM_PROMPT =
+  'You are a software engineer. You are given a bug report for a JavaScript or TypeScript repository and the files it concerns. Reply with a unified diff (git format) that fixes the bug; change no test.';
 
 function userPrompt(instance: Instance, context: readonly ContextFile[]): string {
   const files = context.map((file) => `--- ${file.path}\n\`\`\`\n${file.text}\`\`\``).join('\n\n');

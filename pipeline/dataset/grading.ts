@@ -19,7 +19,10 @@ export const Prediction = z.object({
   instance_id: z.string().min(1),
   model_name_or_path: z.string(),
   // SWE-bench writes null when a model produced no patch.
-  model_patch: z.string().nullable().transform((patch) => patch ?? ''),
+  model_patch: z
+    .string()
+    .nullable()
+    .transform((patch) => patch ?? ''),
 });
 export type Prediction = z.infer<typeof Prediction>;
 
@@ -69,7 +72,8 @@ export interface EvaluateOptions {
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec)\./;
-const PREDICTIONS_HINT = 'predictions are a JSON array, or JSON Lines, of objects with "instance_id", "model_name_or_path" and "model_patch"';
+const PREDICTIONS_HINT =
+  'predictions are a JSON array, or JSON Lines, of objects with "instance_id", "model_name_or_path" and "model_patch"';
 
 const fileOf = (testId: string) => testId.slice(0, testId.indexOf('::'));
 
@@ -84,7 +88,16 @@ function patchedPaths(patch: string): string[] {
 type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'workDir' | 'timeoutMs'>>;
 
 function verdict(prediction: Prediction, status: Status, fields: Partial<InstanceResult> = {}): InstanceResult {
-  return { instance_id: prediction.instance_id, model_name_or_path: prediction.model_name_or_path, status, applied: null, touchesTests: false, failToPassFailed: [], passToPassFailed: [], ...fields };
+  return {
+    instance_id: prediction.instance_id,
+    model_name_or_path: prediction.model_name_or_path,
+    status,
+    applied: null,
+    touchesTests: false,
+    failToPassFailed: [],
+    passToPassFailed: [],
+    ...fields,
+  };
 }
 
 /** Grades one prediction in a task tree of its own, as the agent would have left it. */
@@ -101,7 +114,10 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     const testFiles = new Set([...hidden, ...(await globTests())]);
     const applied = await applyPatch(dir, prediction.model_patch);
     if (applied !== 'failed') for (const file of await globTests()) testFiles.add(file);
-    const graded = { applied, touchesTests: patchedPaths(prediction.model_patch).some((path) => testFiles.has(path) || TEST_PATH.test(path)) };
+    const graded = {
+      applied,
+      touchesTests: patchedPaths(prediction.model_patch).some((path) => testFiles.has(path) || TEST_PATH.test(path)),
+    };
     if (applied === 'failed') return verdict(prediction, 'patch-failed', graded);
 
     // The official tests replace whatever the prediction wrote in their place.
@@ -115,13 +131,23 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     if (profile.buildBeforeTests && profile.build) {
       const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
       if (built.timedOut || built.exitCode !== 0) {
-        return verdict(prediction, 'unresolved', { ...graded, failToPassFailed: failToPass, passToPassFailed: passToPass, detail: `build failed: ${built.outputTail.slice(-500)}` });
+        return verdict(prediction, 'unresolved', {
+          ...graded,
+          failToPassFailed: failToPass,
+          passToPassFailed: passToPass,
+          detail: `build failed: ${built.outputTail.slice(-500)}`,
+        });
       }
     }
     const files = [...new Set([...failToPass, ...passToPass].map(fileOf))].sort();
     const run = await runSuites(sandbox, suites, { testFiles: files, only: files, timeoutMs: ctx.timeoutMs });
-    if (run.kind === 'timeout') return verdict(prediction, 'error', { ...graded, detail: `the tests did not finish within ${ctx.timeoutMs} ms` });
-    if (run.kind === 'broken') return verdict(prediction, 'error', { ...graded, detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}` });
+    if (run.kind === 'timeout')
+      return verdict(prediction, 'error', { ...graded, detail: `the tests did not finish within ${ctx.timeoutMs} ms` });
+    if (run.kind === 'broken')
+      return verdict(prediction, 'error', {
+        ...graded,
+        detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}`,
+      });
     const passing = new Set(run.results.filter((test) => test.status === 'pass').map((test) => test.id));
     const failToPassFailed = failToPass.filter((id) => !passing.has(id));
     const passToPassFailed = passToPass.filter((id) => !passing.has(id));
@@ -137,12 +163,21 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
  * hidden tests come back, and the instance is resolved when every FAIL_TO_PASS and PASS_TO_PASS
  * test passes. An instance without a prediction counts as an empty patch, in the rate too.
  */
-export async function evaluate(instances: readonly Instance[], predictions: readonly Prediction[], options: EvaluateOptions): Promise<EvaluationReport> {
+export async function evaluate(
+  instances: readonly Instance[],
+  predictions: readonly Prediction[],
+  options: EvaluateOptions,
+): Promise<EvaluationReport> {
   const known = new Set(instances.map((instance) => instance.instance_id));
   const predicted = new Map<string, Prediction>();
   for (const prediction of predictions) {
-    if (!known.has(prediction.instance_id)) throw new UserError(`a prediction names ${prediction.instance_id}, which is not an instance of this dataset`, 'check the instance ids, or the dataset the predictions are for');
-    if (predicted.has(prediction.instance_id)) throw new UserError(`${prediction.instance_id} has more than one prediction`, 'keep one prediction per instance');
+    if (!known.has(prediction.instance_id))
+      throw new UserError(
+        `a prediction names ${prediction.instance_id}, which is not an instance of this dataset`,
+        'check the instance ids, or the dataset the predictions are for',
+      );
+    if (predicted.has(prediction.instance_id))
+      throw new UserError(`${prediction.instance_id} has more than one prediction`, 'keep one prediction per instance');
     predicted.set(prediction.instance_id, prediction);
   }
   // One file holds one model's predictions: an instance it skipped goes under that model's name.
@@ -168,7 +203,9 @@ export async function evaluate(instances: readonly Instance[], predictions: read
     async (instance) => {
       const prediction = predicted.get(instance.instance_id);
       if (prediction) return grade(instance, prediction, ctx);
-      return verdict({ instance_id: instance.instance_id, model_name_or_path: model, model_patch: '' }, 'empty-patch', { detail: 'no prediction' });
+      return verdict({ instance_id: instance.instance_id, model_name_or_path: model, model_patch: '' }, 'empty-patch', {
+        detail: 'no prediction',
+      });
     },
     (instance, result) => {
       results.set(instance.instance_id, result);
@@ -180,7 +217,15 @@ export async function evaluate(instances: readonly Instance[], predictions: read
   const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>;
   for (const result of graded) byStatus[result.status]++;
   const [low, high] = wilson(byStatus.resolved, graded.length);
-  return { total: graded.length, resolved: byStatus.resolved, rate: graded.length === 0 ? 0 : byStatus.resolved / graded.length, low, high, byStatus, instances: graded };
+  return {
+    total: graded.length,
+    resolved: byStatus.resolved,
+    rate: graded.length === 0 ? 0 : byStatus.resolved / graded.length,
+    low,
+    high,
+    byStatus,
+    instances: graded,
+  };
 }
 
 function issuesOf(error: z.ZodError): string {
@@ -227,12 +272,19 @@ export function loadDataset(dir: string): { instances: Instance[]; repos: Datase
   const { manifest, instances } = readDataset(dir);
   const profiles = new Map(manifest.repos.map((repo) => [repo.name, repo.profile]));
   for (const instance of instances) {
-    if (!profiles.has(instance.repo)) throw new UserError(`${instance.instance_id} comes from ${instance.repo}, which the manifest of ${dir} does not list`, 'the dataset is damaged: export it again');
+    if (!profiles.has(instance.repo))
+      throw new UserError(
+        `${instance.instance_id} comes from ${instance.repo}, which the manifest of ${dir} does not list`,
+        'the dataset is damaged: export it again',
+      );
     for (const field of ['FAIL_TO_PASS', 'PASS_TO_PASS'] as const) {
       try {
         testIdsOf(instance[field]);
       } catch {
-        throw new UserError(`the ${field} of ${instance.instance_id} is not a JSON list of test ids`, 'the dataset is damaged: export it again');
+        throw new UserError(
+          `the ${field} of ${instance.instance_id} is not a JSON list of test ids`,
+          'the dataset is damaged: export it again',
+        );
       }
     }
   }

@@ -25,7 +25,16 @@ export const Instance = z.object({
     family: z.string(),
     file: z.string(),
     function: z.string(),
-    sites: z.array(z.object({ file: z.string(), function: z.string(), operator: z.string(), lines: z.object({ start: z.number(), end: z.number() }), original: z.string(), replacement: z.string() })),
+    sites: z.array(
+      z.object({
+        file: z.string(),
+        function: z.string(),
+        operator: z.string(),
+        lines: z.object({ start: z.number(), end: z.number() }),
+        original: z.string(),
+        replacement: z.string(),
+      }),
+    ),
     combines: z.array(z.string()).optional(),
   }),
   title: z.string(),
@@ -34,9 +43,7 @@ export const Instance = z.object({
    * Who wrote problem_statement: `template:<style>` or `llm:<model>`, the language model asked (if one
    * was), and why its text was not used when the template wrote it. Absent in datasets from before.
    */
-  statement: z
-    .object({ writer: z.string(), llm: LlmSettings.nullable(), llm_fallback: z.string().optional() })
-    .optional(),
+  statement: z.object({ writer: z.string(), llm: LlmSettings.nullable(), llm_fallback: z.string().optional() }).optional(),
 });
 export type Instance = z.infer<typeof Instance>;
 

@@ -28,24 +28,60 @@ function chart(rows: readonly FunnelRow[]): string {
     let offset = 0;
     const segments = OUTCOMES.map((outcome) => {
       const share = outcome.count(row) / row.validated;
-      const rect = share > 0 ? `<rect x="${x(offset).toFixed(1)}" y="${y + 3}" width="${(share * width).toFixed(1)}" height="${height - 6}" fill="${outcome.color}"><title>${escape(row.operator)}: ${outcome.name} ${outcome.count(row)} of ${row.validated}</title></rect>` : '';
+      const rect =
+        share > 0
+          ? `<rect x="${x(offset).toFixed(1)}" y="${y + 3}" width="${(share * width).toFixed(1)}" height="${height - 6}" fill="${outcome.color}"><title>${escape(row.operator)}: ${outcome.name} ${outcome.count(row)} of ${row.validated}</title></rect>`
+          : '';
       offset += share;
       return rect;
     }).join('');
     const whisker = `<line x1="${x(row.low).toFixed(1)}" x2="${x(row.high).toFixed(1)}" y1="${y + height / 2}" y2="${y + height / 2}" stroke="#000" stroke-width="1.5"/><circle cx="${x(row.yield).toFixed(1)}" cy="${y + height / 2}" r="2.5"/>`;
     return `<text x="${label - 8}" y="${y + height / 2 + 4}" text-anchor="end">${escape(row.operator)}</text>${segments}${whisker}<text x="${x(1) + 8}" y="${y + height / 2 + 4}">${percent(row.yield)} (n=${row.validated})</text>`;
   });
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => `<line x1="${x(share)}" x2="${x(share)}" y1="${top - 4}" y2="${top + sorted.length * height}" stroke="#e0e0e0"/><text x="${x(share)}" y="${top - 8}" text-anchor="middle">${share * 100}%</text>`);
-  const legend = OUTCOMES.map((outcome, i) => `<rect x="${label + i * 110}" y="${top + sorted.length * height + 12}" width="12" height="12" fill="${outcome.color}"/><text x="${label + i * 110 + 16}" y="${top + sorted.length * height + 22}">${outcome.name}</text>`);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map(
+    (share) =>
+      `<line x1="${x(share)}" x2="${x(share)}" y1="${top - 4}" y2="${top + sorted.length * height}" stroke="#e0e0e0"/><text x="${x(share)}" y="${top - 8}" text-anchor="middle">${share * 100}%</text>`,
+  );
+  const legend = OUTCOMES.map(
+    (outcome, i) =>
+      `<rect x="${label + i * 110}" y="${top + sorted.length * height + 12}" width="12" height="12" fill="${outcome.color}"/><text x="${label + i * 110 + 16}" y="${top + sorted.length * height + 22}">${outcome.name}</text>`,
+  );
   const svgHeight = top + sorted.length * height + 40;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${label + width + 130}" height="${svgHeight}" font-family="system-ui, sans-serif" font-size="12">${ticks.join('')}${bars.join('')}${legend.join('')}</svg>`;
 }
 
 function table(rows: readonly FunnelRow[], total: FunnelRow, first: string): string {
-  const head = [first, 'proposed', 'parse-valid', 'type-valid', 'validated', 'killed', 'timed out', 'out of memory', 'survived', 'kept', 'tasks', 'leaky', 'yield', '95% CI'];
+  const head = [
+    first,
+    'proposed',
+    'parse-valid',
+    'type-valid',
+    'validated',
+    'killed',
+    'timed out',
+    'out of memory',
+    'survived',
+    'kept',
+    'tasks',
+    'leaky',
+    'yield',
+    '95% CI',
+  ];
   const cells = (row: FunnelRow) => [
-    escape(row.operator), row.proposed, row.parseValid, row.typeChecked === 0 ? '—' : `${row.typeValid}/${row.typeChecked}`, row.validated, row.killed,
-    row.timedOut, row.outOfMemory, row.survived, row.kept, row.tasks, row.rejected, row.validated === 0 ? '—' : percent(row.yield), row.validated === 0 ? '—' : `${percent(row.low)} – ${percent(row.high)}`,
+    escape(row.operator),
+    row.proposed,
+    row.parseValid,
+    row.typeChecked === 0 ? '—' : `${row.typeValid}/${row.typeChecked}`,
+    row.validated,
+    row.killed,
+    row.timedOut,
+    row.outOfMemory,
+    row.survived,
+    row.kept,
+    row.tasks,
+    row.rejected,
+    row.validated === 0 ? '—' : percent(row.yield),
+    row.validated === 0 ? '—' : `${percent(row.low)} – ${percent(row.high)}`,
   ];
   const line = (values: Array<string | number>, tag = 'td') => `<tr>${values.map((value) => `<${tag}>${value}</${tag}>`).join('')}</tr>`;
   return `<table><thead>${line(head, 'th')}</thead><tbody>${rows.map((row) => line(cells(row))).join('')}</tbody><tfoot>${line(cells({ ...total, operator: 'all' }))}</tfoot></table>`;
@@ -71,7 +107,11 @@ ${chart(stats.overall.operators)}
 <h2>Funnel by operator</h2>
 ${table(stats.overall.operators, total, 'operator')}
 <h2>By repository</h2>
-${table(stats.repos.map((repo) => ({ ...repo.total, operator: repo.repo })), total, 'repository')}
+${table(
+  stats.repos.map((repo) => ({ ...repo.total, operator: repo.repo })),
+  total,
+  'repository',
+)}
 <p>Yield is kept ÷ validated. Killed: a stable test failed. Leaky: kept, but the problem statement would have shown the fix or a test, so it was rejected. Type-valid: of the sampled mutants in TypeScript files, those the compiler accepted (rejected ones never reach validation).</p>
 </body></html>
 `;

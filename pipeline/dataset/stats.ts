@@ -53,7 +53,20 @@ export function wilson(k: number, n: number, z = 1.959964): [number, number] {
 }
 
 type Counts = Omit<FunnelRow, 'operator' | 'family' | 'yield' | 'low' | 'high'>;
-const ZERO: Counts = { proposed: 0, parseValid: 0, typeChecked: 0, typeValid: 0, validated: 0, killed: 0, timedOut: 0, outOfMemory: 0, survived: 0, kept: 0, tasks: 0, rejected: 0 };
+const ZERO: Counts = {
+  proposed: 0,
+  parseValid: 0,
+  typeChecked: 0,
+  typeValid: 0,
+  validated: 0,
+  killed: 0,
+  timedOut: 0,
+  outOfMemory: 0,
+  survived: 0,
+  kept: 0,
+  tasks: 0,
+  rejected: 0,
+};
 
 function row(operator: string, family: string, counts: Counts): FunnelRow {
   const [low, high] = wilson(counts.kept, counts.validated);
@@ -81,7 +94,14 @@ export function statsOf(store: RunStore): RepoStats {
   const statements = new Map(store.issues().map((issue) => [issue.candidateId, issue.status]));
   const counts = new Map<string, Counts & { family: string }>();
   for (const step of funnel) {
-    counts.set(step.operator, { ...ZERO, family: step.family, proposed: step.sites, parseValid: step.parseValid, typeChecked: step.typeChecked, typeValid: step.typeValid });
+    counts.set(step.operator, {
+      ...ZERO,
+      family: step.family,
+      proposed: step.sites,
+      parseValid: step.parseValid,
+      typeChecked: step.typeChecked,
+      typeValid: step.typeValid,
+    });
   }
   for (const candidate of store.candidates()) {
     // Merged candidates are made after validation and have no mutate-stage counts of their own.
@@ -132,11 +152,20 @@ export function funnelTable(rows: readonly FunnelRow[], total: FunnelRow, first 
   cells[cells.length - 1]![0] = '**all**';
   const header = [first, ...COLUMNS.slice(1).map(([name]) => name)];
   const widths = header.map((name, i) => Math.max(name.length, ...cells.map((line) => line[i]!.length)));
-  const line = (values: string[]) => `| ${values.map((value, i) => (i === 0 ? value.padEnd(widths[i]!) : value.padStart(widths[i]!))).join(' | ')} |`;
-  return [line(header), `|${widths.map((width, i) => (i === 0 ? `:${'-'.repeat(width + 1)}` : `${'-'.repeat(width + 1)}:`)).join('|')}|`, ...cells.map(line)].join('\n');
+  const line = (values: string[]) =>
+    `| ${values.map((value, i) => (i === 0 ? value.padEnd(widths[i]!) : value.padStart(widths[i]!))).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((width, i) => (i === 0 ? `:${'-'.repeat(width + 1)}` : `${'-'.repeat(width + 1)}:`)).join('|')}|`,
+    ...cells.map(line),
+  ].join('\n');
 }
 
 /** The per-repository summary: one row per repository with its total. */
 export function repoTable(stats: Stats): string {
-  return funnelTable(stats.repos.map((repo) => ({ ...repo.total, operator: repo.repo })), stats.overall.total, 'repository');
+  return funnelTable(
+    stats.repos.map((repo) => ({ ...repo.total, operator: repo.repo })),
+    stats.overall.total,
+    'repository',
+  );
 }

@@ -10,7 +10,9 @@ import { nodeRuntime } from '../sandbox/node-runtime.js';
 
 /** The files a test patch creates: the tests a task hides from the agent and grading brings back. */
 export function hiddenTestFiles(testPatch: string): string[] {
-  return [...testPatch.matchAll(/^diff --git .*\nnew file mode \d+\n(?:index .*\n)?--- \/dev\/null\n\+\+\+ b\/(.+)$/gm)].map((match) => match[1]!);
+  return [...testPatch.matchAll(/^diff --git .*\nnew file mode \d+\n(?:index .*\n)?--- \/dev\/null\n\+\+\+ b\/(.+)$/gm)].map(
+    (match) => match[1]!,
+  );
 }
 
 async function gitApply(dir: string, patch: string): Promise<boolean> {
@@ -55,12 +57,16 @@ export async function prepareTaskTree(
   await mkdir(join(dir, '.git', 'info'), { recursive: true });
   await appendFile(join(dir, '.git', 'info', 'exclude'), '/node_modules\n');
   if (!(await gitApply(dir, instance.bug_patch))) {
-    throw new UserError(`the bug_patch of ${instance.instance_id} does not apply to ${cleanWorkspace}`, 'the workspace must hold the repository at the base_commit of the dataset');
+    throw new UserError(
+      `the bug_patch of ${instance.instance_id} does not apply to ${cleanWorkspace}`,
+      'the workspace must hold the repository at the base_commit of the dataset',
+    );
   }
   for (const file of hiddenTestFiles(instance.test_patch)) await rm(join(dir, file), { force: true });
   if (profile?.buildBeforeTests && profile.build) {
     const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
-    if (built.timedOut || built.exitCode !== 0) throw new Error(`the build of the task tree of ${instance.instance_id} failed:\n${built.outputTail.trim()}`);
+    if (built.timedOut || built.exitCode !== 0)
+      throw new Error(`the build of the task tree of ${instance.instance_id} failed:\n${built.outputTail.trim()}`);
   }
   await git(dir, ['add', '--all']);
   await git(dir, ['-c', 'commit.gpgsign=false', 'commit', '--quiet', '-m', `Task ${instance.instance_id}`]);

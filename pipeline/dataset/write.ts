@@ -48,9 +48,13 @@ const jsonLines = (rows: readonly unknown[]) => rows.map((row) => JSON.stringify
 
 /** The next minor version after the highest one written (1.0.0 for a new dataset). */
 async function nextVersion(datasetDir: string): Promise<string> {
-  const versions = (existsSync(datasetDir) ? await readdir(datasetDir) : []).map((name) => SEMVER.exec(name)).filter((match) => match !== null);
+  const versions = (existsSync(datasetDir) ? await readdir(datasetDir) : [])
+    .map((name) => SEMVER.exec(name))
+    .filter((match) => match !== null);
   if (versions.length === 0) return '1.0.0';
-  const [major, minor] = versions.map((match) => [Number(match[1]), Number(match[2])] as const).sort((a, b) => b[0] - a[0] || b[1] - a[1])[0]!;
+  const [major, minor] = versions
+    .map((match) => [Number(match[1]), Number(match[2])] as const)
+    .sort((a, b) => b[0] - a[0] || b[1] - a[1])[0]!;
   return `${major}.${minor + 1}.0`;
 }
 
@@ -60,8 +64,12 @@ async function nextVersion(datasetDir: string): Promise<string> {
  * manifest with the sha256 of every file. The self-check runs first; the files are written to a
  * hidden folder and renamed into place, so a version exists whole or not at all.
  */
-export async function writeDataset(sources: readonly DatasetSource[], options: DatasetOptions): Promise<{ path: string; version: string; instances: number; selfCheck: SelfCheck }> {
-  if (!NAME_PATTERN.test(options.dataset)) throw new UserError(`dataset name "${options.dataset}" may only hold letters, digits, ".", "_" and "-"`);
+export async function writeDataset(
+  sources: readonly DatasetSource[],
+  options: DatasetOptions,
+): Promise<{ path: string; version: string; instances: number; selfCheck: SelfCheck }> {
+  if (!NAME_PATTERN.test(options.dataset))
+    throw new UserError(`dataset name "${options.dataset}" may only hold letters, digits, ".", "_" and "-"`);
   if (options.version !== null && !SEMVER.test(options.version)) {
     throw new UserError(`dataset version "${options.version}" is not a semantic version`, 'write it like 1.2.0');
   }
@@ -69,7 +77,11 @@ export async function writeDataset(sources: readonly DatasetSource[], options: D
   const version = options.version ?? (await nextVersion(datasetDir));
   const target = join(datasetDir, version);
   const refuseExisting = () => {
-    if (existsSync(target)) throw new UserError(`dataset version ${target} already exists, and a written version is never changed`, 'choose another --dataset-version, or leave it out to take the next one');
+    if (existsSync(target))
+      throw new UserError(
+        `dataset version ${target} already exists, and a written version is never changed`,
+        'choose another --dataset-version, or leave it out to take the next one',
+      );
   };
   refuseExisting();
 
@@ -85,11 +97,15 @@ export async function writeDataset(sources: readonly DatasetSource[], options: D
 
   const context = new Map(sources.flatMap((source) => [...source.context]));
   const reposByName = new Map(sources.map((source) => [source.repo.name, source.repo]));
-  const bySplit = Object.fromEntries(SPLITS.map((split) => [split, instances.filter((instance) => splitOf(instance, options.split, options.testShare) === split)]));
+  const bySplit = Object.fromEntries(
+    SPLITS.map((split) => [split, instances.filter((instance) => splitOf(instance, options.split, options.testShare) === split)]),
+  );
   const files: Record<string, string> = { 'instances.jsonl': jsonLines(instances) };
   for (const split of SPLITS) {
     files[`data/${split}.jsonl`] = jsonLines(bySplit[split]!);
-    files[`finetune/${split}.jsonl`] = jsonLines(bySplit[split]!.map((instance) => finetuneRow(instance, context.get(instance.instance_id) ?? [])));
+    files[`finetune/${split}.jsonl`] = jsonLines(
+      bySplit[split]!.map((instance) => finetuneRow(instance, context.get(instance.instance_id) ?? [])),
+    );
   }
   for (const instance of instances) Object.assign(files, harnessFiles(instance, reposByName.get(instance.repo)!));
   const operators = new Map<string, { operator: string; validated: number; kept: number }>();
@@ -119,7 +135,9 @@ export async function writeDataset(sources: readonly DatasetSource[], options: D
     instances: instances.length,
     self_check: selfCheck,
     yield: [...operators.values()].map((row) => ({ ...row, yield: row.validated === 0 ? 0 : row.kept / row.validated })),
-    files: Object.fromEntries(Object.entries(files).map(([name, text]) => [name, { sha256: sha256(text), bytes: Buffer.byteLength(text) }])),
+    files: Object.fromEntries(
+      Object.entries(files).map(([name, text]) => [name, { sha256: sha256(text), bytes: Buffer.byteLength(text) }]),
+    ),
   };
   files['manifest.json'] = `${JSON.stringify(manifest, null, 2)}\n`;
 

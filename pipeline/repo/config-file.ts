@@ -71,7 +71,11 @@ function yamlValue(text: string): Record<string, unknown> {
     if (value === 'true' || value === 'false') return value === 'true';
     if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
     if (value.startsWith('[') && value.endsWith(']')) {
-      return value.slice(1, -1).split(',').map((item) => scalar(item)).filter((item) => item !== '');
+      return value
+        .slice(1, -1)
+        .split(',')
+        .map((item) => scalar(item))
+        .filter((item) => item !== '');
     }
     return value;
   };
@@ -132,7 +136,8 @@ function moduleValue(text: string): unknown {
 
 function functionValue(fn: t.Function, bindings: Map<string, t.Expression>): unknown {
   if (fn.body.type !== 'BlockStatement') return literal(fn.body, bindings, 1);
-  for (const statement of fn.body.body) if (statement.type === 'ReturnStatement' && statement.argument) return literal(statement.argument, bindings, 1);
+  for (const statement of fn.body.body)
+    if (statement.type === 'ReturnStatement' && statement.argument) return literal(statement.argument, bindings, 1);
   return undefined;
 }
 
@@ -175,7 +180,8 @@ function literal(node: t.Expression | t.Node, bindings: Map<string, t.Expression
           continue;
         }
         if (property.type !== 'ObjectProperty' || property.computed) continue;
-        const key = property.key.type === 'Identifier' ? property.key.name : property.key.type === 'StringLiteral' ? property.key.value : null;
+        const key =
+          property.key.type === 'Identifier' ? property.key.name : property.key.type === 'StringLiteral' ? property.key.value : null;
         if (key === null) continue;
         const value = next(property.value);
         if (value !== undefined) out[key] = value;
@@ -185,7 +191,9 @@ function literal(node: t.Expression | t.Node, bindings: Map<string, t.Expression
     case 'CallExpression': {
       // defineConfig({...}), defineProject(...), mergeConfig(base, {...}): the last object argument states the settings.
       const objects = node.arguments.map((argument) =>
-        argument.type === 'ArrowFunctionExpression' || argument.type === 'FunctionExpression' ? functionValue(argument, bindings) : next(argument),
+        argument.type === 'ArrowFunctionExpression' || argument.type === 'FunctionExpression'
+          ? functionValue(argument, bindings)
+          : next(argument),
       );
       const merged = objects.filter(isObject);
       return merged.length > 0 ? Object.assign({}, ...merged) : undefined;

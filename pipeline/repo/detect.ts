@@ -10,7 +10,9 @@ import { commandLine, parseScript, runsNoTest, type SimpleCommand } from './shel
 export type { RepoFacts } from './facts.js';
 export { factsOf } from './facts.js';
 
-export type DetectedProfile = Omit<RepoProfile, 'name' | 'url' | 'commit' | 'minPassShare' | 'timeouts' | 'env'> & { env: Record<string, string> };
+export type DetectedProfile = Omit<RepoProfile, 'name' | 'url' | 'commit' | 'minPassShare' | 'timeouts' | 'env'> & {
+  env: Record<string, string>;
+};
 
 /** A profile as detected, with one line per decision saying what it was read from (for `doctor`). */
 export interface Detection {
@@ -20,21 +22,91 @@ export interface Detection {
 
 const SOURCE_EXTENSIONS = '{js,mjs,cjs,ts,mts,cts,jsx,tsx}';
 const NOT_SOURCE = [
-  '**/node_modules/**', '**/dist/**', '**/build/**', '**/coverage/**', '**/out/**', '**/*.d.ts', '**/*.d.mts', '**/*.d.cts',
-  'docs/**', 'doc/**', 'examples/**', 'example/**', 'benchmarks/**', 'benchmark/**', 'bench/**', 'scripts/**', 'website/**',
-  'site/**', '_site/**', 'perf-testing/**', '__performance_tests__/**', 'tap-snapshots/**', 'typings/**', 'types/**',
+  '**/node_modules/**',
+  '**/dist/**',
+  '**/build/**',
+  '**/coverage/**',
+  '**/out/**',
+  '**/*.d.ts',
+  '**/*.d.mts',
+  '**/*.d.cts',
+  'docs/**',
+  'doc/**',
+  'examples/**',
+  'example/**',
+  'benchmarks/**',
+  'benchmark/**',
+  'bench/**',
+  'scripts/**',
+  'website/**',
+  'site/**',
+  '_site/**',
+  'perf-testing/**',
+  '__performance_tests__/**',
+  'tap-snapshots/**',
+  'typings/**',
+  'types/**',
   // Test code is never mutated, wherever it lives: suites, their fixtures and helpers.
-  '**/test/**', '**/tests/**', '**/__tests__/**', '**/spec/**', '**/__mocks__/**', '**/fixtures/**', '**/*.{test,spec,test-d}.*',
-  '**/*.config.*', '**/.*rc.*', '**/.*/**',
+  '**/test/**',
+  '**/tests/**',
+  '**/__tests__/**',
+  '**/spec/**',
+  '**/__mocks__/**',
+  '**/fixtures/**',
+  '**/*.{test,spec,test-d}.*',
+  '**/*.config.*',
+  '**/.*rc.*',
+  '**/.*/**',
 ];
 /** Scripts that run a suite when `test` does not, in the order they are tried. */
 const TEST_SCRIPTS = ['test', 'test:unit', 'test:node', 'test:all', 'tests', 'unit', 'spec'];
 /** Steps that only check (lint, types, formatting, audits, coverage uploads): never part of a build. */
 const CHECKS = new Set([
-  'eslint', 'prettier', 'standard', 'xo', 'tslint', 'tsd', 'attw', 'publint', 'size-limit', 'aud', 'depcheck', 'evalmd', 'markdownlint',
-  'markdownlint-cli2', 'knip', 'biome', 'oxlint', 'type-coverage', 'check-dts', 'echo', 'exit', 'true', 'codecov', 'coveralls', 'nsp',
-  'lockfile-lint', 'license-checker', 'ls-engines', 'npmignore', 'safe-publish-latest', 'sort-package-json', 'dtslint', 'api-extractor',
-  'remark', 'stylelint', 'jscs', 'jshint', 'semistandard', 'dependency-check', 'madge', 'are-the-types-wrong', 'nyc', 'c8', 'git', 'tsc-strict',
+  'eslint',
+  'prettier',
+  'standard',
+  'xo',
+  'tslint',
+  'tsd',
+  'attw',
+  'publint',
+  'size-limit',
+  'aud',
+  'depcheck',
+  'evalmd',
+  'markdownlint',
+  'markdownlint-cli2',
+  'knip',
+  'biome',
+  'oxlint',
+  'type-coverage',
+  'check-dts',
+  'echo',
+  'exit',
+  'true',
+  'codecov',
+  'coveralls',
+  'nsp',
+  'lockfile-lint',
+  'license-checker',
+  'ls-engines',
+  'npmignore',
+  'safe-publish-latest',
+  'sort-package-json',
+  'dtslint',
+  'api-extractor',
+  'remark',
+  'stylelint',
+  'jscs',
+  'jshint',
+  'semistandard',
+  'dependency-check',
+  'madge',
+  'are-the-types-wrong',
+  'nyc',
+  'c8',
+  'git',
+  'tsc-strict',
 ]);
 /** Commands that hand a task to every workspace package (the monorepo's own runner of scripts). */
 const DELEGATES = new Set(['lerna', 'turbo', 'nx', 'wsrun', 'ultra']);
@@ -49,15 +121,76 @@ const OFFLINE_INSTALL: Array<[dependency: string, name: string, value: string]> 
 ];
 /** Subcommands of yarn and pnpm, which are never an installed binary's name. */
 const PACKAGE_MANAGER_COMMANDS = new Set([
-  'install', 'i', 'add', 'remove', 'rm', 'audit', 'run', 'exec', 'dlx', 'why', 'list', 'ls', 'outdated', 'pack', 'publish', 'rebuild',
-  'workspaces', 'workspace', 'recursive', 'up', 'upgrade', 'link', 'unlink', 'info', 'config', 'dedupe', 'prune', 'store', 'node',
-  'constraints', 'version', 'init', 'create', 'import', 'patch', 'bin', 'cache', 'licenses', 'check',
+  'install',
+  'i',
+  'add',
+  'remove',
+  'rm',
+  'audit',
+  'run',
+  'exec',
+  'dlx',
+  'why',
+  'list',
+  'ls',
+  'outdated',
+  'pack',
+  'publish',
+  'rebuild',
+  'workspaces',
+  'workspace',
+  'recursive',
+  'up',
+  'upgrade',
+  'link',
+  'unlink',
+  'info',
+  'config',
+  'dedupe',
+  'prune',
+  'store',
+  'node',
+  'constraints',
+  'version',
+  'init',
+  'create',
+  'import',
+  'patch',
+  'bin',
+  'cache',
+  'licenses',
+  'check',
 ]);
 /** Options of coverage wrappers that take a value, so the value is not taken for the wrapped command. */
 const WRAPPER_OPTIONS_WITH_VALUE = new Set([
-  '-r', '--reporter', '-i', '--require', '-e', '--extension', '-n', '--include', '-x', '--exclude', '-t', '--temp-dir', '--temp-directory',
-  '--report-dir', '-o', '--reports-dir', '--cwd', '--lines', '--branches', '--functions', '--statements', '--src', '--nycrc-path',
-  '--config', '-p', '--package', '-c', '--call',
+  '-r',
+  '--reporter',
+  '-i',
+  '--require',
+  '-e',
+  '--extension',
+  '-n',
+  '--include',
+  '-x',
+  '--exclude',
+  '-t',
+  '--temp-dir',
+  '--temp-directory',
+  '--report-dir',
+  '-o',
+  '--reports-dir',
+  '--cwd',
+  '--lines',
+  '--branches',
+  '--functions',
+  '--statements',
+  '--src',
+  '--nycrc-path',
+  '--config',
+  '-p',
+  '--package',
+  '-c',
+  '--call',
 ]);
 
 /** One command the test script runs, after following `npm run` and friends, with the environment it inherits. */
@@ -90,7 +223,12 @@ function scriptCall(words: string[], scripts: Record<string, string>): { names: 
     const patterns = rest.filter((word) => !word.startsWith('-'));
     const names = patterns.flatMap((pattern) => {
       const [scriptPattern] = pattern.split(' ');
-      const expression = new RegExp(`^${scriptPattern!.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '.*').replace(/\*/g, '[^:]*')}$`);
+      const expression = new RegExp(
+        `^${scriptPattern!
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*\*/g, '.*')
+          .replace(/\*/g, '[^:]*')}$`,
+      );
       return Object.keys(scripts).filter((script) => expression.test(script));
     });
     return names.length > 0 ? { names, extra: [] } : null;
@@ -98,7 +236,14 @@ function scriptCall(words: string[], scripts: Record<string, string>): { names: 
   return null;
 }
 
-function expandScript(scripts: Record<string, string>, name: string, env: Record<string, string>, phase: Step['phase'], extra: string[], seen: Set<string>): Step[] {
+function expandScript(
+  scripts: Record<string, string>,
+  name: string,
+  env: Record<string, string>,
+  phase: Step['phase'],
+  extra: string[],
+  seen: Set<string>,
+): Step[] {
   const script = scripts[name];
   if (script === undefined || seen.has(name)) return [];
   return expandText(scripts, script, name, env, phase, extra, new Set(seen).add(name));
@@ -119,7 +264,10 @@ function expandText(
     const stepEnv = { ...env, ...unwrapped.env };
     const words = index === commands.length - 1 ? [...unwrapped.words, ...extra] : unwrapped.words;
     if (words[0] === 'concurrently') {
-      return words.slice(1).filter((word) => !word.startsWith('-')).flatMap((part) => expandText(scripts, part, name, stepEnv, phase, [], seen));
+      return words
+        .slice(1)
+        .filter((word) => !word.startsWith('-'))
+        .flatMap((part) => expandText(scripts, part, name, stepEnv, phase, [], seen));
     }
     const call = scriptCall(words, scripts);
     if (!call) return [{ env: stepEnv, words, script: name, phase }];
@@ -173,11 +321,19 @@ function unwrapTool(step: Step): Step {
       words.splice(0, 2);
       skipOptions();
       if (words[0] === '--') words.shift();
-    } else if ((head === 'nyc' || head === 'c8') && words.length > 1 && !['report', 'check-coverage', 'merge', 'instrument'].includes(words[1]!)) {
+    } else if (
+      (head === 'nyc' || head === 'c8') &&
+      words.length > 1 &&
+      !['report', 'check-coverage', 'merge', 'instrument'].includes(words[1]!)
+    ) {
       words.shift();
       skipOptions();
       if (words[0] === '--') words.shift();
-    } else if ((head === 'pnpm' || head === 'yarn') && /^[\w@][\w./@-]*$/.test(words[1] ?? '') && !PACKAGE_MANAGER_COMMANDS.has(words[1]!)) {
+    } else if (
+      (head === 'pnpm' || head === 'yarn') &&
+      /^[\w@][\w./@-]*$/.test(words[1] ?? '') &&
+      !PACKAGE_MANAGER_COMMANDS.has(words[1]!)
+    ) {
       // `yarn jest`: a package manager starts an installed binary that is not a script.
       words.shift();
     } else if (/node_modules\/\.bin\//.test(head)) {
@@ -195,11 +351,13 @@ function unwrapTool(step: Step): Step {
   }
 }
 
-type StepKind = { kind: 'runner'; adapter: RunnerAdapter; invocation: RunnerInvocation } | { kind: 'check' } | { kind: 'delegate' } | { kind: 'build' };
+type StepKind =
+  { kind: 'runner'; adapter: RunnerAdapter; invocation: RunnerInvocation } | { kind: 'check' } | { kind: 'delegate' } | { kind: 'build' };
 
 function invocationOf(args: string[], adapter: RunnerAdapter): RunnerInvocation {
   const { optionsWithValue, managedOptions } = adapter.detection;
-  const isManaged = (name: string) => managedOptions.some((managed) => name === managed || name.startsWith(`${managed}.`) || name === `--no-${managed.replace(/^--/, '')}`);
+  const isManaged = (name: string) =>
+    managedOptions.some((managed) => name === managed || name.startsWith(`${managed}.`) || name === `--no-${managed.replace(/^--/, '')}`);
   const options: string[] = [];
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -225,7 +383,7 @@ function classify(step: Step): StepKind {
     const args = adapter.detection.recognize(step.words);
     if (args) return { kind: 'runner', adapter, invocation: invocationOf(args, adapter) };
   }
-  if (DELEGATES.has(head) || (head === 'npm' || head === 'pnpm' || head === 'yarn')) {
+  if (DELEGATES.has(head) || head === 'npm' || head === 'pnpm' || head === 'yarn') {
     // `lerna run build` builds, `lerna run test` tests every package; npm subcommands other than scripts only check or publish.
     const task = rest.find((word) => !word.startsWith('-') && word !== 'run' && word !== 'run-many' && word !== 'exec');
     const everyPackage = rest.some((word) => /^(--workspaces?|-ws|-r|--recursive|--filter)/.test(word)) || rest[0] === 'workspaces';
@@ -279,11 +437,14 @@ export function detect(facts: RepoFacts): Detection {
   const reasons: string[] = [];
   const testScript = testScriptOf(scripts);
   const steps = testScript
-    ? [...expandScript(scripts, `pre${testScript}`, {}, 'pretest', [], new Set()), ...expandScript(scripts, testScript, {}, 'test', [], new Set())].map(
-        unwrapTool,
-      )
+    ? [
+        ...expandScript(scripts, `pre${testScript}`, {}, 'pretest', [], new Set()),
+        ...expandScript(scripts, testScript, {}, 'test', [], new Set()),
+      ].map(unwrapTool)
     : [];
-  reasons.push(testScript ? `test script "${testScript}": ${scripts[testScript]}` : 'no test script: the runner comes from the dependencies');
+  reasons.push(
+    testScript ? `test script "${testScript}": ${scripts[testScript]}` : 'no test script: the runner comes from the dependencies',
+  );
   const kinds = steps.map(classify);
   const calls = steps.flatMap((step, index): RunnerCall[] => {
     const kind = kinds[index]!;
@@ -293,7 +454,9 @@ export function detect(facts: RepoFacts): Detection {
 
   const fallback = allRunners().find((adapter) => adapter.package !== undefined && adapter.package in dependencies) ?? allRunners()[0]!;
   const adapter = chosen?.call.adapter ?? fallback;
-  const invocation: RunnerInvocation = chosen ? { options: chosen.call.invocation.options, positional: chosen.positional } : { options: [], positional: [] };
+  const invocation: RunnerInvocation = chosen
+    ? { options: chosen.call.invocation.options, positional: chosen.positional }
+    : { options: [], positional: [] };
   reasons.push(
     chosen
       ? `runner ${adapter.name}: \`${commandLine(chosen.call.step)}\` (script "${chosen.call.step.script}")`
@@ -309,7 +472,8 @@ export function detect(facts: RepoFacts): Detection {
     return kind === 'build' && (step.phase === 'pretest' || (chosen !== null && index < chosen.call.index));
   });
   const build = buildSteps.length > 0 ? buildSteps.map(commandLine).join(' && ') : null;
-  if (build) reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
+  if (build)
+    reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
   const delegated = steps.filter((_, index) => kinds[index]!.kind === 'delegate').map(commandLine);
   if (delegated.length > 0) reasons.push(`the test script hands the tests to the workspace packages: ${delegated.join('; ')}`);
 

@@ -25,7 +25,12 @@ export async function doctor(target: string, log: Logger): Promise<DoctorReport>
   const { profile, location } = resolveTarget(target);
   const fromFile = target.endsWith('.json');
   const reasons = fromFile
-    ? [`runner ${profile.runner} ${profile.runnerArgs.join(' ')}`.trim(), `tests: ${profile.tests.join(', ')}`, `install: ${profile.install}`, `build: ${profile.build}`]
+    ? [
+        `runner ${profile.runner} ${profile.runnerArgs.join(' ')}`.trim(),
+        `tests: ${profile.tests.join(', ')}`,
+        `install: ${profile.install}`,
+        `build: ${profile.build}`,
+      ]
     : detect(factsOf(location)).reasons;
   const scratch = await mkdtemp(join(tmpdir(), 'swesynth-doctor-'));
   try {

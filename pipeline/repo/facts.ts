@@ -14,7 +14,10 @@ export const PackageJson = z
     scripts: z.record(z.string(), z.string()).optional().catch(undefined),
     dependencies: Dependencies.optional(),
     devDependencies: Dependencies.optional(),
-    repository: z.union([z.string(), z.object({ url: z.string().optional() }).loose()]).optional().catch(undefined),
+    repository: z
+      .union([z.string(), z.object({ url: z.string().optional() }).loose()])
+      .optional()
+      .catch(undefined),
   })
   .loose();
 export type PackageJson = z.infer<typeof PackageJson>;

@@ -42,7 +42,8 @@ export interface InitResult {
  */
 export async function init(target: string, options: InitOptions): Promise<InitResult> {
   const local = !isGitUrl(target);
-  if (local && !existsSync(target)) throw new UserError(`repository ${target} does not exist`, 'pass the path of a repository or a git URL');
+  if (local && !existsSync(target))
+    throw new UserError(`repository ${target} does not exist`, 'pass the path of a repository or a git URL');
   const url = local ? resolve(target) : target;
   const scratch = mkdtempSync(join(tmpdir(), 'swesynth-init-'));
   try {
@@ -53,16 +54,25 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
       await git(checkout, ['checkout', '--quiet', '--detach', options.commit ?? 'HEAD']);
     }
     if (!existsSync(join(checkout, 'package.json'))) {
-      throw new UserError(`${target} has no package.json at its root`, 'swesynth works on JavaScript and TypeScript packages; point it at the package folder');
+      throw new UserError(
+        `${target} has no package.json at its root`,
+        'swesynth works on JavaScript and TypeScript packages; point it at the package folder',
+      );
     }
     const facts = factsOf(checkout);
     const { profile: detected, reasons } = detect(facts);
     const commit = options.commit ?? (existsSync(join(checkout, '.git')) ? await git(checkout, ['rev-parse', 'HEAD']) : null);
-    const name = options.name ?? repositoryName({ url: local ? null : url, checkout: local ? url : checkout, packageJson: facts.packageJson });
+    const name =
+      options.name ?? repositoryName({ url: local ? null : url, checkout: local ? url : checkout, packageJson: facts.packageJson });
     const workspace = await workspaceFields(checkout, detected, options.packages);
     if (workspace) reasons.push(...workspace.reasons);
     const fromWorkspace = workspace
-      ? { packages: workspace.packages, build: workspace.build, buildBeforeTests: workspace.build !== null, env: { ...workspace.env, ...detected.env } }
+      ? {
+          packages: workspace.packages,
+          build: workspace.build,
+          buildBeforeTests: workspace.build !== null,
+          env: { ...workspace.env, ...detected.env },
+        }
       : {};
     const parsed = RepoProfile.safeParse({ name, url, commit, ...detected, ...fromWorkspace, ...options.overrides });
     if (!parsed.success) {
@@ -73,7 +83,8 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     }
     const profile = parsed.data;
     const path = join(options.reposDir, `${slugOf(profile)}.json`);
-    if (existsSync(path) && !options.force) throw new UserError(`repo profile ${path} already exists`, 'edit it, or pass --force to write it again');
+    if (existsSync(path) && !options.force)
+      throw new UserError(`repo profile ${path} already exists`, 'edit it, or pass --force to write it again');
     mkdirSync(options.reposDir, { recursive: true });
     // Written whole or not at all: a profile is never left half-written.
     writeFileSync(`${path}.partial`, `${JSON.stringify(profile, null, 2)}\n`);
@@ -81,14 +92,18 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
 
     const listed = workspace ? workspace.packages : facts.glob(profile.tests);
     if (listed.length === 0 && !profile.build && !options.probe) {
-      throw new UserError(`wrote ${path}, but its "tests" (${profile.tests.join(', ')}) find no file`, `set "tests" in ${path} to globs that find the test files`);
+      throw new UserError(
+        `wrote ${path}, but its "tests" (${profile.tests.join(', ')}) find no file`,
+        `set "tests" in ${path} to globs that find the test files`,
+      );
     }
     if (!options.probe) return { path, profile, reasons, probe: null };
     try {
       const report = await probe({ location: url, profile, log: options.log }, join(scratch, 'probe'), { wholeSuite: false });
       return { path, profile, reasons, probe: report };
     } catch (error) {
-      if (error instanceof UserError) throw new UserError(`wrote ${path}, but it does not work yet: ${error.message}`, error.hint?.replace(/the profile/g, path));
+      if (error instanceof UserError)
+        throw new UserError(`wrote ${path}, but it does not work yet: ${error.message}`, error.hint?.replace(/the profile/g, path));
       throw error;
     }
   } finally {

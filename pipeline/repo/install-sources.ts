@@ -56,7 +56,7 @@ function registriesOf(facts: RepoFacts): RemoteSource[] {
   }
   // An indented npmRegistryServer belongs to a scope; the top-level one yields to npm's registry in the install.
   for (const setting of (facts.read('.yarnrc.yml') ?? '').matchAll(/^[ \t]+npmRegistryServer:\s*["']?([^"'\s]+)/gm)) {
-    registry('a scope\'s npmRegistryServer in .yarnrc.yml', setting[1]!);
+    registry("a scope's npmRegistryServer in .yarnrc.yml", setting[1]!);
   }
   return found;
 }
@@ -80,8 +80,9 @@ const UNREACHED_HOST = new RegExp(String.raw`${NETWORK_FAILURE}\s+([a-z0-9][\w.-
  */
 export function unreachedSource(sources: RemoteSource[], output: string): RemoteSource | null {
   const text = output.toLowerCase();
-  const named = sources.find((source) => source.host !== null && text.includes(source.host.toLowerCase()))
-    ?? sources.find((source) => text.includes(source.written.replace(/^[a-z+]+:(\/\/)?/, '').toLowerCase()));
+  const named =
+    sources.find((source) => source.host !== null && text.includes(source.host.toLowerCase())) ??
+    sources.find((source) => text.includes(source.written.replace(/^[a-z+]+:(\/\/)?/, '').toLowerCase()));
   if (named) return named;
   const host = UNREACHED_HOST.exec(output)?.[1];
   return host ? { what: 'a package', kind: 'the web host', host, written: host } : null;

@@ -4,7 +4,10 @@ import type { PackageJson } from './facts.js';
 
 /** `owner/name` from a git URL or a hosting shorthand (`github:owner/name`, `owner/name`). */
 export function nameFromUrl(url: string): string | null {
-  const trimmed = url.trim().replace(/^git\+/, '').replace(/#.*$/, '');
+  const trimmed = url
+    .trim()
+    .replace(/^git\+/, '')
+    .replace(/#.*$/, '');
   const shorthand = /^(?:[\w-]+:)?([\w.-]+)\/([\w.-]+)$/.exec(trimmed);
   if (shorthand && !trimmed.includes('//')) return `${shorthand[1]}/${shorthand[2]!.replace(/\.git$/, '')}`;
   const remote = /^(?:[\w+]+:\/\/(?:[^@/]+@)?[^/]+\/|[\w.-]+@[\w.-]+:)((?:[\w.-]+\/)*[\w.-]+)$/.exec(trimmed);

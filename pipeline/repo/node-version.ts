@@ -130,7 +130,10 @@ export function nodeToInstall(requirement: string): string {
  * developers who pin it run whatever patch they have.
  */
 function pinned(text: string | undefined): string | undefined {
-  const pin = text?.split('\n').map((line) => line.replace(/#.*/, '').trim()).find(Boolean);
+  const pin = text
+    ?.split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .find(Boolean);
   if (!pin) return undefined;
   const alias = /^lts\/(.+)$/i.exec(pin);
   if (alias) {
@@ -145,9 +148,23 @@ function pinned(text: string | undefined): string | undefined {
 const Runtime = z.object({ name: z.string(), version: z.string().optional() });
 /** The package.json fields that ask for a Node version; a malformed one is ignored. */
 const NodeFields = z.object({
-  engines: z.object({ node: z.string().optional().catch(undefined) }).optional().catch(undefined),
-  volta: z.object({ node: z.string().optional().catch(undefined) }).optional().catch(undefined),
-  devEngines: z.object({ runtime: z.union([Runtime, z.array(Runtime)]).optional().catch(undefined) }).optional().catch(undefined),
+  engines: z
+    .object({ node: z.string().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
+  volta: z
+    .object({ node: z.string().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
+  devEngines: z
+    .object({
+      runtime: z
+        .union([Runtime, z.array(Runtime)])
+        .optional()
+        .catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
 });
 
 /**

@@ -65,13 +65,23 @@ export async function probe(
     runners.push([suite.adapter.name, version, where.trim()].filter(Boolean).join(' '));
     const files = await listTestFiles(workspace, suite);
     if (files.length === 0 && !suite.adapter.findsTestFiles) {
-      throw new UserError(`no test file${where} matches the "tests" of ${field} (${suite.tests.join(', ')}) after install and build`, 'set "tests" to globs that find the test files');
+      throw new UserError(
+        `no test file${where} matches the "tests" of ${field} (${suite.tests.join(', ')}) after install and build`,
+        'set "tests" to globs that find the test files',
+      );
     }
     testFiles.push(...files);
     const sizes = await Promise.all(files.map(async (file) => ({ file, bytes: (await stat(join(workspace, file))).size })));
     const smallest = sizes.sort((a, b) => a.bytes - b.bytes)[0]?.file;
     if (smallest) only.push(smallest);
-    const rendered = suite.adapter.command({ testFiles: files, args: suite.args, reportFile: '<report>', timeoutMs: PROBE_TIMEOUT_MS, tools: sandbox.tools, version });
+    const rendered = suite.adapter.command({
+      testFiles: files,
+      args: suite.args,
+      reportFile: '<report>',
+      timeoutMs: PROBE_TIMEOUT_MS,
+      tools: sandbox.tools,
+      version,
+    });
     commands.push(`${suite.path ? `(in ${suite.path}) ` : ''}${[rendered.file, ...rendered.args].join(' ')}`);
   }
   const ran = options.wholeSuite || only.length === 0 ? undefined : only;
@@ -80,7 +90,10 @@ export async function probe(
 
   const run = await runSuites(sandbox, suites, { testFiles, only: ran, timeoutMs: PROBE_TIMEOUT_MS });
   if (run.kind === 'timeout') {
-    throw new UserError(`a probe run of ${ran ? ran.join(', ') : 'the suite'} did not finish within ${PROBE_TIMEOUT_MS / 60_000} minutes`, 'check "runnerArgs" (a watch mode?) and "tests"');
+    throw new UserError(
+      `a probe run of ${ran ? ran.join(', ') : 'the suite'} did not finish within ${PROBE_TIMEOUT_MS / 60_000} minutes`,
+      'check "runnerArgs" (a watch mode?) and "tests"',
+    );
   }
   if (run.kind === 'broken') {
     throw new UserError(
@@ -98,7 +111,9 @@ export async function probe(
     passed: count('pass'),
     failed: failing.length,
     skipped: count('skip'),
-    failures: failing.slice(0, SHOWN_FAILURES).map((result) => ({ id: result.id, message: (result.failure?.message ?? result.status).split('\n')[0]! })),
+    failures: failing
+      .slice(0, SHOWN_FAILURES)
+      .map((result) => ({ id: result.id, message: (result.failure?.message ?? result.status).split('\n')[0]! })),
     durationMs: Math.round(run.durationMs),
   };
 }

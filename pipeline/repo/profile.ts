@@ -13,9 +13,13 @@ export const PackageProfile = z
     path: z
       .string()
       .min(1)
-      .refine((path) => !path.startsWith('/') && !path.endsWith('/') && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..'), {
-        message: 'must be a folder inside the repository, written like packages/core',
-      }),
+      .refine(
+        (path) =>
+          !path.startsWith('/') && !path.endsWith('/') && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
+        {
+          message: 'must be a folder inside the repository, written like packages/core',
+        },
+      ),
     name: z.string().min(1),
     runner: z.enum(RUNNER_NAMES),
     /** Extra arguments for the runner, as for the repository's own runner. */
@@ -95,7 +99,10 @@ export function loadProfile(path: string): { profile: RepoProfile; location: str
   }
   const parsed = RepoProfile.safeParse(raw);
   if (!parsed.success) {
-    throw new UserError(`repo profile ${path} is malformed: ${describeIssues(parsed.error, Object.keys(RepoProfile.shape))}`, 'fix those fields and run again');
+    throw new UserError(
+      `repo profile ${path} is malformed: ${describeIssues(parsed.error, Object.keys(RepoProfile.shape))}`,
+      'fix those fields and run again',
+    );
   }
   return { profile: parsed.data, location: sourceLocation(parsed.data, dirname(resolve(path))) };
 }

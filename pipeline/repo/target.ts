@@ -15,17 +15,25 @@ export function resolveTarget(target: string): { profile: RepoProfile; location:
     return loadProfile(target);
   }
   if (isGitUrl(target)) {
-    throw new UserError(`a git URL needs a repo profile first: ${target}`, `run \`swesynth init ${target}\`, review the profile it writes, and pass that .json`);
+    throw new UserError(
+      `a git URL needs a repo profile first: ${target}`,
+      `run \`swesynth init ${target}\`, review the profile it writes, and pass that .json`,
+    );
   }
   const location = resolve(target);
   if (!existsSync(location) || !statSync(location).isDirectory()) {
-    throw new UserError(`repository ${target} does not exist or is not a directory`, 'pass the path of a repository, a git URL or a repo profile (.json)');
+    throw new UserError(
+      `repository ${target} does not exist or is not a directory`,
+      'pass the path of a repository, a git URL or a repo profile (.json)',
+    );
   }
   if (!existsSync(join(location, 'package.json'))) {
-    throw new UserError(`${target} has no package.json at its root`, 'swesynth works on JavaScript and TypeScript packages; point it at the package folder');
+    throw new UserError(
+      `${target} has no package.json at its root`,
+      'swesynth works on JavaScript and TypeScript packages; point it at the package folder',
+    );
   }
   const facts = factsOf(location);
   const name = repositoryName({ url: null, checkout: location, packageJson: facts.packageJson });
   return { profile: RepoProfile.parse({ name, url: location, ...detectProfile(facts) }), location };
 }
-

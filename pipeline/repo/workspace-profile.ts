@@ -17,7 +17,12 @@ export interface WorkspaceFields {
 function matches(pkg: WorkspacePackage, selectors: string[]): boolean {
   if (selectors.length === 0) return pkg.hasTests;
   return selectors.some((selector) => {
-    const expression = new RegExp(`^${selector.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '.*').replace(/(?<!\.)\*/g, '[^/]*')}$`);
+    const expression = new RegExp(
+      `^${selector
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*\*/g, '.*')
+        .replace(/(?<!\.)\*/g, '[^/]*')}$`,
+    );
     return expression.test(pkg.name) || expression.test(pkg.path);
   });
 }
@@ -42,13 +47,17 @@ function buildCommand(install: string | null, found: Awaited<ReturnType<typeof w
 export async function workspaceFields(root: string, rootProfile: DetectedProfile, selectors: string[]): Promise<WorkspaceFields | null> {
   const all = await workspacePackages(root);
   if (all.length === 0) {
-    if (selectors.length > 0) throw new UserError(`--package ${selectors.join(' ')}: the repository declares no workspace packages`, 'leave out --package');
+    if (selectors.length > 0)
+      throw new UserError(`--package ${selectors.join(' ')}: the repository declares no workspace packages`, 'leave out --package');
     return null;
   }
   const chosen = all.filter((pkg) => matches(pkg, selectors));
   if (chosen.length === 0) {
     const listed = all.map((pkg) => `${pkg.name} (${pkg.path}${pkg.hasTests ? '' : ', no tests'})`).join(', ');
-    throw new UserError(`no workspace package with tests matches ${selectors.length > 0 ? selectors.join(' ') : 'the default (every package with tests)'}`, `choose with --package <name|glob>: ${listed}`);
+    throw new UserError(
+      `no workspace package with tests matches ${selectors.length > 0 ? selectors.join(' ') : 'the default (every package with tests)'}`,
+      `choose with --package <name|glob>: ${listed}`,
+    );
   }
   const reasons = [`workspace of ${all.length} packages; profiles for ${chosen.length}: ${chosen.map((pkg) => pkg.path).join(', ')}`];
   const env: Record<string, string> = {};

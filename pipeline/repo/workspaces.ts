@@ -69,7 +69,9 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | null
 
 /** tsconfig files allow comments and trailing commas; strings are left as they are. */
 function withoutJsonComments(text: string): string {
-  return text.replace(/("(?:\\.|[^"\\])*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_match, string: string | undefined) => string ?? '').replace(/,(\s*[}\]])/g, '$1');
+  return text
+    .replace(/("(?:\\.|[^"\\])*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_match, string: string | undefined) => string ?? '')
+    .replace(/,(\s*[}\]])/g, '$1');
 }
 
 /**
@@ -82,7 +84,12 @@ export function pnpmWorkspaceGlobs(yaml: string): string[] {
   const start = lines.findIndex((line) => /^packages\s*:/.test(line));
   if (start === -1) return [];
   const inline = lines[start]!.replace(/^packages\s*:/, '').trim();
-  if (inline.startsWith('[')) return inline.replace(/^\[|\]$/g, '').split(',').map(unquote).filter(Boolean);
+  if (inline.startsWith('['))
+    return inline
+      .replace(/^\[|\]$/g, '')
+      .split(',')
+      .map(unquote)
+      .filter(Boolean);
   const globs: string[] = [];
   for (const line of lines.slice(start + 1)) {
     if (line.trim() === '') continue;
@@ -111,7 +118,9 @@ export async function workspacePackages(root: string): Promise<WorkspacePackage[
   if (included.length === 0) return [];
   const excluded = globs.filter((pattern) => pattern.startsWith('!')).map((pattern) => `${folderOf(pattern.slice(1))}/package.json`);
   const manifests = await glob(included, { cwd: root, ignore: [...excluded, '**/node_modules/**'] });
-  const folders = [...new Set(manifests.map((file) => file.slice(0, -'/package.json'.length)))].filter((folder) => folder !== '' && folder !== '.');
+  const folders = [...new Set(manifests.map((file) => file.slice(0, -'/package.json'.length)))].filter(
+    (folder) => folder !== '' && folder !== '.',
+  );
   const packages = await Promise.all(folders.map((folder) => packageAt(root, folder)));
   return packages.sort((a, b) => a.path.localeCompare(b.path));
 }
@@ -128,7 +137,8 @@ export async function workspaceBuild(root: string, packages: WorkspacePackage[])
   const manifest = await readJson(join(root, 'package.json'), Manifest);
   const tsconfig = await readJson(join(root, 'tsconfig.json'), TsConfig);
   const packageScripts: string[] = [];
-  for (const pkg of packages) if ((await readJson(join(root, pkg.path, 'package.json'), Manifest))?.scripts?.build) packageScripts.push(pkg.path);
+  for (const pkg of packages)
+    if ((await readJson(join(root, pkg.path, 'package.json'), Manifest))?.scripts?.build) packageScripts.push(pkg.path);
   return {
     rootScript: manifest?.scripts?.build ?? null,
     tscReferences: (tsconfig?.references ?? []).map((reference) => folderOf(reference.path)),

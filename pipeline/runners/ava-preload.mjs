@@ -47,7 +47,11 @@ function whenRequired(file, patch) {
 
 function patchTapReporter(TapReporter, avaDir) {
   const { startRun, writeTest, writeCrash } = TapReporter.prototype;
-  const withoutAvaFrames = (stack) => stack.split('\n').filter((line) => !line.includes(`${avaDir}/`)).join('\n');
+  const withoutAvaFrames = (stack) =>
+    stack
+      .split('\n')
+      .filter((line) => !line.includes(`${avaDir}/`))
+      .join('\n');
 
   TapReporter.prototype.startRun = function (plan) {
     startRun.call(this, plan);
@@ -80,5 +84,7 @@ function patchTapReporter(TapReporter, avaDir) {
 function mark(reporter, evt, fields) {
   if (!evt.testFile) return;
   const durationMs = typeof evt.duration === 'number' ? { durationMs: evt.duration } : {};
-  reporter.reportStream.write(`# ${MARKER} ${JSON.stringify({ file: relative(process.cwd(), evt.testFile), ...durationMs, ...fields })}${EOL}`);
+  reporter.reportStream.write(
+    `# ${MARKER} ${JSON.stringify({ file: relative(process.cwd(), evt.testFile), ...durationMs, ...fields })}${EOL}`,
+  );
 }

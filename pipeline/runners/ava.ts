@@ -15,7 +15,12 @@ import { avaDetection } from './ava-detection.js';
 export const ava: RunnerAdapter = {
   name: 'ava',
   detection: avaDetection,
-  vocabulary: { modules: ['ava'], testFunctions: ['test'], assertions: ['is', 'deepEqual', 'notDeepEqual', 'truthy', 'falsy', 'true', 'false', 'throws', 'like'], expectations: [] },
+  vocabulary: {
+    modules: ['ava'],
+    testFunctions: ['test'],
+    assertions: ['is', 'deepEqual', 'notDeepEqual', 'truthy', 'falsy', 'true', 'false', 'throws', 'like'],
+    expectations: [],
+  },
   package: 'ava',
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
@@ -107,9 +112,12 @@ function failureOf(point: TapPoint, root: string, file: string): Failure {
   const thrown = shown.map(([, value]) => thrownError(value)).find((error) => error !== undefined);
   const values = shown.map(([label, value]) => (label.startsWith('Difference') ? valuesFromDifference(value) : undefined)).find(Boolean);
   const assertion = typeof data.assertion === 'string' ? data.assertion : undefined;
-  const stated = typeof data.message === 'string' && data.message !== '' ? data.message : assertion ? `${assertion} failed` : point.description;
+  const stated =
+    typeof data.message === 'string' && data.message !== '' ? data.message : assertion ? `${assertion} failed` : point.description;
   // Details that could not be read as values still say what went wrong.
-  const message = thrown?.message ?? (values || shown.length === 0 ? stated : [stated, ...shown.map(([label, value]) => `${label}\n${value}`)].join('\n'));
+  const message =
+    thrown?.message ??
+    (values || shown.length === 0 ? stated : [stated, ...shown.map(([label, value]) => `${label}\n${value}`)].join('\n'));
   const name = thrown?.name ?? (typeof data.name === 'string' ? data.name : undefined);
   const at = typeof data.at === 'string' ? data.at : undefined;
   const location = locate(at, join(root, file), file);

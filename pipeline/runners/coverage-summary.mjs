@@ -9,7 +9,10 @@ const [dir, root, output] = process.argv.slice(2);
 
 /** `get size`, `exports.parse` and `Parser.parse` all name the function `size` / `parse`. */
 function shortName(name) {
-  return name.replace(/^(get|set) /, '').split('.').pop();
+  return name
+    .replace(/^(get|set) /, '')
+    .split('.')
+    .pop();
 }
 
 const files = Object.create(null);

@@ -26,7 +26,10 @@ function isFolder(path: string): boolean {
 }
 
 export function normalizePath(path: string): string {
-  return path.replace(/^\.\//, '').replace(/\/+$/, '').replace(/^<rootDir>\//, '');
+  return path
+    .replace(/^\.\//, '')
+    .replace(/\/+$/, '')
+    .replace(/^<rootDir>\//, '');
 }
 
 /**

@@ -12,7 +12,18 @@ export const jasmineDetection: RunnerDetection = {
   recognize: recognizeBins(['jasmine'], { other: ['init', 'examples', 'help', 'version', '-h', '--help', '-v', '--version'] }),
   // Jasmine's options take their values after `=`.
   optionsWithValue: [],
-  managedOptions: ['--reporter', '--parallel', '--fail-fast', '--random', '--seed', '--color', '--no-color', '--verbose', '--filter', '--filter-path'],
+  managedOptions: [
+    '--reporter',
+    '--parallel',
+    '--fail-fast',
+    '--random',
+    '--seed',
+    '--color',
+    '--no-color',
+    '--verbose',
+    '--filter',
+    '--filter-path',
+  ],
   tests({ options, positional }, facts) {
     const fromCommand = positionalTests(positional, ['**/*.{js,cjs,mjs}']);
     if (fromCommand) return fromCommand;
@@ -23,7 +34,12 @@ export const jasmineDetection: RunnerDetection = {
     const written = stringList(config.spec_files);
     const under = (pattern: string) => (specDir === '' || specDir === '.' ? pattern : `${specDir}/${pattern}`);
     // An exclusion (`!pattern`) is relative to spec_dir too.
-    const tests = (written.length > 0 ? written : DEFAULT_SPEC_FILES).map((pattern) => (pattern.startsWith('!') ? `!${under(pattern.slice(1))}` : under(pattern)));
-    return { tests, source: found && written.length > 0 ? `${found.file} (spec_dir, spec_files)` : 'jasmine defaults (spec/**/*[sS]pec.?(m)js)' };
+    const tests = (written.length > 0 ? written : DEFAULT_SPEC_FILES).map((pattern) =>
+      pattern.startsWith('!') ? `!${under(pattern.slice(1))}` : under(pattern),
+    );
+    return {
+      tests,
+      source: found && written.length > 0 ? `${found.file} (spec_dir, spec_files)` : 'jasmine defaults (spec/**/*[sS]pec.?(m)js)',
+    };
   },
 };

@@ -75,7 +75,8 @@ function failureOf(expectation) {
   };
   if (expectation.matcherName !== '' && ('expected' in expectation || 'actual' in expectation)) {
     // A matcher's expected value is the list of its arguments.
-    const expected = Array.isArray(expectation.expected) && expectation.expected.length === 1 ? expectation.expected[0] : expectation.expected;
+    const expected =
+      Array.isArray(expectation.expected) && expectation.expected.length === 1 ? expectation.expected[0] : expectation.expected;
     Object.assign(failure, { expected: show(expected), actual: show(expectation.actual), operator: expectation.matcherName });
   }
   return failure;
@@ -83,7 +84,8 @@ function failureOf(expectation) {
 
 function statusOf(result) {
   if (result.status === 'passed') return 'pass';
-  if (result.status === 'failed') return result.failedExpectations.some((expectation) => TIMEOUT.test(expectation.message)) ? 'timeout' : 'fail';
+  if (result.status === 'failed')
+    return result.failedExpectations.some((expectation) => TIMEOUT.test(expectation.message)) ? 'timeout' : 'fail';
   // pending (xit, pending()) and excluded (left out by fit, fdescribe or a filter)
   return 'skip';
 }
@@ -106,7 +108,12 @@ class JsonLinesReporter {
     const owner = this.ownerOf(result);
     if (!owner) return;
     const failed = result.failedExpectations[0];
-    this.lines.push({ ...owner, status: statusOf(result), durationMs: result.duration ?? 0, ...(failed ? { failure: failureOf(failed) } : {}) });
+    this.lines.push({
+      ...owner,
+      status: statusOf(result),
+      durationMs: result.duration ?? 0,
+      ...(failed ? { failure: failureOf(failed) } : {}),
+    });
   }
 
   /** A suite that failed in its own body or hooks is an error of its own. */
@@ -114,7 +121,13 @@ class JsonLinesReporter {
     const owner = this.ownerOf(result);
     const failed = result.failedExpectations?.[0];
     if (!owner || !failed) return;
-    this.lines.push({ file: owner.file, titlePath: [...owner.titlePath, '(suite)'], status: 'error', durationMs: result.duration ?? 0, failure: failureOf(failed) });
+    this.lines.push({
+      file: owner.file,
+      titlePath: [...owner.titlePath, '(suite)'],
+      status: 'error',
+      durationMs: result.duration ?? 0,
+      failure: failureOf(failed),
+    });
   }
 
   jasmineDone(result) {
@@ -126,7 +139,14 @@ class JsonLinesReporter {
     }
     // What failed outside every suite: a top-level afterAll, an error between specs.
     const failed = (result.failedExpectations ?? [])[0];
-    if (failed) this.lines.push({ file: failed.filename ?? null, titlePath: ['(suite)'], status: 'error', durationMs: 0, failure: failureOf(failed) });
+    if (failed)
+      this.lines.push({
+        file: failed.filename ?? null,
+        titlePath: ['(suite)'],
+        status: 'error',
+        durationMs: 0,
+        failure: failureOf(failed),
+      });
     writeFileSync(this.reportFile, [...this.lines, { end: true }].map((line) => `${JSON.stringify(line)}\n`).join(''));
   }
 }

@@ -5,7 +5,15 @@ import { recognizeBins } from './detection.js';
 import type { RunnerDetection } from './types.js';
 
 const DEFAULT_MATCH = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)'];
-const CONFIG_FILES = ['jest.config.js', 'jest.config.ts', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.mts', 'jest.config.cts', 'jest.config.json'];
+const CONFIG_FILES = [
+  'jest.config.js',
+  'jest.config.ts',
+  'jest.config.mjs',
+  'jest.config.cjs',
+  'jest.config.mts',
+  'jest.config.cts',
+  'jest.config.json',
+];
 
 /** The test globs of one jest config object (a project, or the whole config). */
 function globsOf(config: Record<string, unknown>, facts: RepoFacts, prefix = ''): string[] {
@@ -16,7 +24,9 @@ function globsOf(config: Record<string, unknown>, facts: RepoFacts, prefix = '')
   if (regexes.length > 0) return filesMatching(facts, regexes).filter((file) => !base || file.startsWith(`${base}/`));
   const match = stringList(config.testMatch).map((pattern) => normalizePath(pattern));
   const patterns = match.length > 0 ? match : DEFAULT_MATCH;
-  const roots = stringList(config.roots).map(normalizePath).filter((root) => root !== '' && root !== '.');
+  const roots = stringList(config.roots)
+    .map(normalizePath)
+    .filter((root) => root !== '' && root !== '.');
   if (roots.length === 0) return patterns.map(under);
   // A pattern rooted in <rootDir> already names its folder; one starting with ** is looked for under each root.
   return roots.flatMap((root) => patterns.map((pattern) => (pattern.startsWith('**/') ? under(`${root}/${pattern}`) : under(pattern))));
@@ -25,26 +35,91 @@ function globsOf(config: Record<string, unknown>, facts: RepoFacts, prefix = '')
 export const jestDetection: RunnerDetection = {
   recognize: recognizeBins(['jest']),
   optionsWithValue: [
-    '-c', '--config', '--env', '--testEnvironment', '-t', '--testNamePattern', '--testPathPattern', '--testPathPatterns',
-    '--testPathIgnorePatterns', '--rootDir', '--roots', '--selectProjects', '--ignoreProjects', '-w', '--maxWorkers', '--testTimeout',
-    '--reporters', '--outputFile', '--coverageReporters', '--collectCoverageFrom', '--coverageDirectory', '--coverageProvider', '--shard',
-    '--testMatch', '--testRegex', '--setupFiles', '--setupFilesAfterEnv', '--seed', '--testRunner', '--testSequencer', '--projects',
-    '--globals', '--testEnvironmentOptions', '--changedSince',
+    '-c',
+    '--config',
+    '--env',
+    '--testEnvironment',
+    '-t',
+    '--testNamePattern',
+    '--testPathPattern',
+    '--testPathPatterns',
+    '--testPathIgnorePatterns',
+    '--rootDir',
+    '--roots',
+    '--selectProjects',
+    '--ignoreProjects',
+    '-w',
+    '--maxWorkers',
+    '--testTimeout',
+    '--reporters',
+    '--outputFile',
+    '--coverageReporters',
+    '--collectCoverageFrom',
+    '--coverageDirectory',
+    '--coverageProvider',
+    '--shard',
+    '--testMatch',
+    '--testRegex',
+    '--setupFiles',
+    '--setupFilesAfterEnv',
+    '--seed',
+    '--testRunner',
+    '--testSequencer',
+    '--projects',
+    '--globals',
+    '--testEnvironmentOptions',
+    '--changedSince',
   ],
   managedOptions: [
-    '--coverage', '--collectCoverage', '--collect-coverage', '--watch', '--watchAll', '--reporters', '--json', '--outputFile', '--ci', '--bail',
-    '-b', '--silent', '--verbose', '--color', '--colors', '--detectOpenHandles', '--forceExit', '--passWithNoTests', '--coverageReporters',
-    '--coverageDirectory', '--collectCoverageFrom', '--coverageProvider', '--maxWorkers', '-w', '--testTimeout', '--shard', '--changedSince',
-    '--onlyChanged', '-o', '--logHeapUsage', '--useStderr', '--cache', '--no-cache', '--clearCache', '--listTests',
+    '--coverage',
+    '--collectCoverage',
+    '--collect-coverage',
+    '--watch',
+    '--watchAll',
+    '--reporters',
+    '--json',
+    '--outputFile',
+    '--ci',
+    '--bail',
+    '-b',
+    '--silent',
+    '--verbose',
+    '--color',
+    '--colors',
+    '--detectOpenHandles',
+    '--forceExit',
+    '--passWithNoTests',
+    '--coverageReporters',
+    '--coverageDirectory',
+    '--collectCoverageFrom',
+    '--coverageProvider',
+    '--maxWorkers',
+    '-w',
+    '--testTimeout',
+    '--shard',
+    '--changedSince',
+    '--onlyChanged',
+    '-o',
+    '--logHeapUsage',
+    '--useStderr',
+    '--cache',
+    '--no-cache',
+    '--clearCache',
+    '--listTests',
   ],
   tests({ options, positional }, facts) {
     const configOption = options.findIndex((option) => option === '-c' || option === '--config' || option.startsWith('--config='));
     const named = configOption === -1 ? null : (options[configOption]!.split('=')[1] ?? options[configOption + 1] ?? null);
-    const found = named !== null && !named.trim().startsWith('{') ? readConfig(facts, [normalizePath(named)]) : readConfig(facts, CONFIG_FILES) ?? pkgConfig(facts);
+    const found =
+      named !== null && !named.trim().startsWith('{')
+        ? readConfig(facts, [normalizePath(named)])
+        : (readConfig(facts, CONFIG_FILES) ?? pkgConfig(facts));
     const config = found && isObject(found.value) ? found.value : {};
     const allProjects = Array.isArray(config.projects) ? config.projects : [];
     // A project with a runner of its own (jest-runner-eslint, -tsc, -prettier) checks files rather than testing code.
-    const projects = allProjects.filter((project) => !isObject(project) || typeof project.runner !== 'string' || TEST_RUNNERS.has(project.runner));
+    const projects = allProjects.filter(
+      (project) => !isObject(project) || typeof project.runner !== 'string' || TEST_RUNNERS.has(project.runner),
+    );
     let tests =
       allProjects.length > 0
         ? projects.flatMap((project) =>

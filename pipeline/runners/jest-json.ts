@@ -32,7 +32,8 @@ type FileResult = z.infer<typeof FileResult>;
 const Report = z.object({ testResults: z.array(FileResult), wasInterrupted: z.boolean().optional() });
 
 /** How each runner words a test or hook that ran out of time: jest 27 on, jest 26 and older (jasmine2), vitest. */
-const TIMEOUT = /Exceeded timeout of \d+ ms for a (?:test|hook)|(?:Test|Hook) timed out in \d+ ?ms|^:? ?(Timeout - Async callback was not invoked within the \d+ ?ms timeout specified by jest\.setTimeout\.)/;
+const TIMEOUT =
+  /Exceeded timeout of \d+ ms for a (?:test|hook)|(?:Test|Hook) timed out in \d+ ?ms|^:? ?(Timeout - Async callback was not invoked within the \d+ ?ms timeout specified by jest\.setTimeout\.)/;
 const STACK_FRAME = /^\s+at \S/;
 /** A line of the source excerpt jest prints under an error: `  > 3 | throw new Error(...)`. */
 const CODE_FRAME = /^\s*>?\s*\d+ \|/;
@@ -51,7 +52,8 @@ export function parseJestJson(report: string, root: string): { results: TestResu
     return { results: [], complete: false };
   }
   // jest runs any path it is given: a test file that is not there was never run, and the run is not the one asked for.
-  const missing = (fileResult: FileResult) => fileResult.message?.includes(`ENOENT: no such file or directory, open '${fileResult.name}'`) === true;
+  const missing = (fileResult: FileResult) =>
+    fileResult.message?.includes(`ENOENT: no such file or directory, open '${fileResult.name}'`) === true;
   const results = parsed.testResults.filter((fileResult) => !missing(fileResult)).flatMap((fileResult) => fileResults(fileResult, root));
   return { results: withUniqueIds(results), complete: parsed.wasInterrupted !== true && !parsed.testResults.some(missing) };
 }
@@ -59,11 +61,29 @@ export function parseJestJson(report: string, root: string): { results: TestResu
 function fileResults(fileResult: FileResult, root: string): TestResult[] {
   const file = relative(root, fileResult.name);
   const results = fileResult.assertionResults.map((assertion) =>
-    resultOf({ file, absoluteFile: fileResult.name, titlePath: [...assertion.ancestorTitles, assertion.title], status: assertion.status, durationMs: assertion.duration ?? 0, failureMessages: assertion.failureMessages ?? [], failureDetail: assertion.failureDetails?.[0] }),
+    resultOf({
+      file,
+      absoluteFile: fileResult.name,
+      titlePath: [...assertion.ancestorTitles, assertion.title],
+      status: assertion.status,
+      durationMs: assertion.duration ?? 0,
+      failureMessages: assertion.failureMessages ?? [],
+      failureDetail: assertion.failureDetails?.[0],
+    }),
   );
   // A file that failed with no failing test broke outside its tests: it did not load, or a hook failed.
   if (fileResult.status === 'failed' && !results.some((result) => result.status !== 'pass' && result.status !== 'skip')) {
-    results.push(resultOf({ file, absoluteFile: fileResult.name, titlePath: ['(file)'], status: 'error', durationMs: 0, failureMessages: [fileResult.message ?? ''], failureDetail: undefined }));
+    results.push(
+      resultOf({
+        file,
+        absoluteFile: fileResult.name,
+        titlePath: ['(file)'],
+        status: 'error',
+        durationMs: 0,
+        failureMessages: [fileResult.message ?? ''],
+        failureDetail: undefined,
+      }),
+    );
   }
   return results;
 }
@@ -82,7 +102,14 @@ interface Outcome {
 function resultOf(outcome: Outcome): TestResult {
   const { file, titlePath, durationMs } = outcome;
   const failure = failureOf(outcome);
-  return { id: testId(file, titlePath), file, titlePath, status: statusOf(outcome.status, outcome.failureMessages.join('\n')), durationMs, ...(failure ? { failure } : {}) };
+  return {
+    id: testId(file, titlePath),
+    file,
+    titlePath,
+    status: statusOf(outcome.status, outcome.failureMessages.join('\n')),
+    durationMs,
+    ...(failure ? { failure } : {}),
+  };
 }
 
 function statusOf(status: string, failureText: string): TestStatus {

@@ -28,7 +28,14 @@ export function parseJsonLines(report: string, root: string): { results: TestRes
       const file = parsed.file === null ? '' : relative(root, parsed.file);
       const location = parsed.file === null ? undefined : locate(parsed.failure?.stack, parsed.file, file);
       const failure = parsed.failure ? Failure.parse({ ...parsed.failure, location }) : undefined;
-      return { id: testId(file, parsed.titlePath), file, titlePath: parsed.titlePath, status: parsed.status, durationMs: parsed.durationMs, ...(failure ? { failure } : {}) };
+      return {
+        id: testId(file, parsed.titlePath),
+        file,
+        titlePath: parsed.titlePath,
+        status: parsed.status,
+        durationMs: parsed.durationMs,
+        ...(failure ? { failure } : {}),
+      };
     });
   return { results: withUniqueIds(results), complete };
 }

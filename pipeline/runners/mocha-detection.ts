@@ -7,22 +7,80 @@ const CONFIG_FILES = ['.mocharc.js', '.mocharc.cjs', '.mocharc.yaml', '.mocharc.
 export const mochaDetection: RunnerDetection = {
   recognize: recognizeBins(['mocha', '_mocha']),
   optionsWithValue: [
-    '-r', '--require', '--config', '--package', '-R', '--reporter', '-O', '--reporter-option', '--reporter-options', '-u', '--ui', '-t',
-    '--timeout', '--slow', '-s', '--extension', '--file', '--spec', '-g', '--grep', '-f', '--fgrep', '--ignore', '--exclude', '-n',
-    '--node-option', '--loader', '--import', '-j', '--jobs', '--retries', '--watch-files', '--watch-ignore',
+    '-r',
+    '--require',
+    '--config',
+    '--package',
+    '-R',
+    '--reporter',
+    '-O',
+    '--reporter-option',
+    '--reporter-options',
+    '-u',
+    '--ui',
+    '-t',
+    '--timeout',
+    '--slow',
+    '-s',
+    '--extension',
+    '--file',
+    '--spec',
+    '-g',
+    '--grep',
+    '-f',
+    '--fgrep',
+    '--ignore',
+    '--exclude',
+    '-n',
+    '--node-option',
+    '--loader',
+    '--import',
+    '-j',
+    '--jobs',
+    '--retries',
+    '--watch-files',
+    '--watch-ignore',
   ],
   managedOptions: [
-    '-R', '--reporter', '-O', '--reporter-option', '--reporter-options', '--watch', '-w', '--bail', '-b', '--color', '-c', '--colors',
-    '--no-color', '--parallel', '-p', '-j', '--jobs', '--forbid-only', '--forbid-pending', '--spec',
+    '-R',
+    '--reporter',
+    '-O',
+    '--reporter-option',
+    '--reporter-options',
+    '--watch',
+    '-w',
+    '--bail',
+    '-b',
+    '--color',
+    '-c',
+    '--colors',
+    '--no-color',
+    '--parallel',
+    '-p',
+    '-j',
+    '--jobs',
+    '--forbid-only',
+    '--forbid-pending',
+    '--spec',
   ],
   tests({ options, positional }, facts) {
     const valuesOf = (...names: string[]) =>
-      options.flatMap((option, i) => (names.includes(option) ? [options[i + 1] ?? ''] : names.some((name) => option.startsWith(`${name}=`)) ? [option.split('=')[1]!] : []));
+      options.flatMap((option, i) =>
+        names.includes(option)
+          ? [options[i + 1] ?? '']
+          : names.some((name) => option.startsWith(`${name}=`))
+            ? [option.split('=')[1]!]
+            : [],
+      );
     const configName = valuesOf('--config')[0];
     const found = readConfig(facts, configName ? [configName] : CONFIG_FILES) ?? readConfig(facts, ['package.json'], 'mocha');
     const config = found && isObject(found.value) ? found.value : {};
     const recursive = options.includes('--recursive') || config.recursive === true;
-    const extensions = [...new Set(['js', 'cjs', 'mjs', ...stringList(config.extension), ...valuesOf('--extension')].map((extension) => extension.replace(/^\./, '')))];
+    const extensions = [
+      ...new Set(
+        ['js', 'cjs', 'mjs', ...stringList(config.extension), ...valuesOf('--extension')].map((extension) => extension.replace(/^\./, '')),
+      ),
+    ];
     const inFolder = [`${recursive ? '**/' : ''}*.{${extensions.join(',')}}`];
     const fromCommand = positionalTests([...positional, ...valuesOf('--spec')], inFolder);
     if (fromCommand) return fromCommand;

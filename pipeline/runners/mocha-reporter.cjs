@@ -126,7 +126,8 @@ function titlePathOf(node) {
 }
 
 function resultOf(runnable, status, error) {
-  const titlePath = runnable.type === 'test' ? titlePathOf(runnable) : [...(runnable.parent ? titlePathOf(runnable.parent) : []), '(suite)'];
+  const titlePath =
+    runnable.type === 'test' ? titlePathOf(runnable) : [...(runnable.parent ? titlePathOf(runnable.parent) : []), '(suite)'];
   return {
     file: runnable.file ? resolve(runnable.file) : null,
     titlePath,

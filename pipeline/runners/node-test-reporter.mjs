@@ -58,20 +58,36 @@ export default async function* jsonLines(source) {
       for (const child of children) own.push({ ...child, titlePath: [data.name, ...child.titlePath] });
       // A suite that failed with no failing child broke in its own body or hooks.
       if (event.type === 'test:fail' && !children.some((child) => child.status !== 'pass' && child.status !== 'skip')) {
-        own.push({ file, titlePath: [data.name, '(suite)'], status: 'error', durationMs: data.details?.duration_ms ?? 0, failure: failureOf(data.details?.error) });
+        own.push({
+          file,
+          titlePath: [data.name, '(suite)'],
+          status: 'error',
+          durationMs: data.details?.duration_ms ?? 0,
+          failure: failureOf(data.details?.error),
+        });
       }
     } else {
       const error = data.details?.error;
-      const status = data.skip !== undefined || data.todo !== undefined ? 'skip'
-        : event.type === 'test:pass' ? 'pass'
-        : error?.failureType === 'testTimeoutFailure' ? 'timeout'
-        : 'fail';
+      const status =
+        data.skip !== undefined || data.todo !== undefined
+          ? 'skip'
+          : event.type === 'test:pass'
+            ? 'pass'
+            : error?.failureType === 'testTimeoutFailure'
+              ? 'timeout'
+              : 'fail';
       // A file that crashes is reported as a test named after the file itself: by its absolute path
       // on Node 20, by the path relative to the working directory on Node 22 (as its stderr is).
       if (data.nesting === 0 && file !== '' && resolve(data.name) === resolve(file)) {
         const failure = status === 'fail' ? crashFailure(stderr.get(resolve(file)) ?? '', failureOf(error)) : failureOf(error);
         // A file that ran out of memory says so in its failure, which swesynth reads as its own verdict.
-        own.push({ file, titlePath: ['(file)'], status: status === 'fail' ? 'error' : status, durationMs: data.details?.duration_ms ?? 0, failure });
+        own.push({
+          file,
+          titlePath: ['(file)'],
+          status: status === 'fail' ? 'error' : status,
+          durationMs: data.details?.duration_ms ?? 0,
+          failure,
+        });
       } else {
         own.push({ file, titlePath: [data.name], status, durationMs: data.details?.duration_ms ?? 0, failure: failureOf(error) });
       }

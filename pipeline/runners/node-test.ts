@@ -11,10 +11,31 @@ export const nodeTest: RunnerAdapter = {
   name: 'node-test',
   detection: nodeTestDetection,
   // The assertions are node's assert module, which node:test suites use (as do many suites of other runners).
-  vocabulary: { modules: ['node:test'], testFunctions: ['it', 'test'], assertions: ['assert', 'equal', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'notEqual', 'notStrictEqual', 'notDeepEqual', 'notDeepStrictEqual', 'ok', 'throws', 'rejects', 'doesNotThrow', 'match'], expectations: [] },
+  vocabulary: {
+    modules: ['node:test'],
+    testFunctions: ['it', 'test'],
+    assertions: [
+      'assert',
+      'equal',
+      'strictEqual',
+      'deepEqual',
+      'deepStrictEqual',
+      'notEqual',
+      'notStrictEqual',
+      'notDeepEqual',
+      'notDeepStrictEqual',
+      'ok',
+      'throws',
+      'rejects',
+      'doesNotThrow',
+      'match',
+    ],
+    expectations: [],
+  },
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
-    const [major = Infinity, minor = Infinity] = tools.nodeVersion === null ? [] : tools.nodeVersion.replace(/^v/, '').split('.').map(Number);
+    const [major = Infinity, minor = Infinity] =
+      tools.nodeVersion === null ? [] : tools.nodeVersion.replace(/^v/, '').split('.').map(Number);
     return {
       file: tools.node,
       args: [

@@ -22,19 +22,25 @@ function repositoryNodeunit() {
 function filesOf(path, recursive) {
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => {
-    const child = join(path, name);
-    if (statSync(child).isDirectory()) return recursive ? filesOf(child, recursive) : [];
-    return name.endsWith('.js') ? [child] : [];
-  });
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => {
+      const child = join(path, name);
+      if (statSync(child).isDirectory()) return recursive ? filesOf(child, recursive) : [];
+      return name.endsWith('.js') ? [child] : [];
+    });
 }
 
 function failureOf(error) {
   if (!error || typeof error !== 'object') return { message: show(error) };
   const asserted = 'expected' in error || 'actual' in error;
   // nodeunit's assertions carry no message unless the test gave one: the comparison stands for it.
-  const message = typeof error.message === 'string' && error.message !== '' ? error.message
-    : asserted ? `${show(error.actual)} ${error.operator ?? 'compared with'} ${show(error.expected)}` : show(error);
+  const message =
+    typeof error.message === 'string' && error.message !== ''
+      ? error.message
+      : asserted
+        ? `${show(error.actual)} ${error.operator ?? 'compared with'} ${show(error.expected)}`
+        : show(error);
   const failure = { message };
   if (typeof error.name === 'string') failure.name = error.name;
   if (typeof error.stack === 'string') failure.stack = error.stack;
@@ -87,24 +93,29 @@ exports.run = function run(paths, options, callback) {
       lines.push({ file, titlePath: ['(file)'], status: 'error', durationMs: 0, failure: failureOf(error) });
       return runFile(index + 1);
     }
-    nodeunit.runModule(basename(file), module, {
-      testspec: options.testspec,
-      testFullSpec: options.testFullSpec,
-      testStart(name) {
-        current = { file, titlePath: [...name], started: Date.now(), timer: undefined };
-        if (timeoutMs > 0) {
-          current.timer = setTimeout(() => {
-            record('timeout', { message: `the test did not call test.done() within ${timeoutMs} ms` });
-            process.exit(1);
-          }, timeoutMs);
-        }
+    nodeunit.runModule(
+      basename(file),
+      module,
+      {
+        testspec: options.testspec,
+        testFullSpec: options.testFullSpec,
+        testStart(name) {
+          current = { file, titlePath: [...name], started: Date.now(), timer: undefined };
+          if (timeoutMs > 0) {
+            current.timer = setTimeout(() => {
+              record('timeout', { message: `the test did not call test.done() within ${timeoutMs} ms` });
+              process.exit(1);
+            }, timeoutMs);
+          }
+        },
+        testDone(name, assertions) {
+          if (!current) return;
+          const failed = assertions.find((assertion) => assertion.failed());
+          record(failed ? 'fail' : 'pass', failed ? failureOf(failed.error) : undefined);
+        },
       },
-      testDone(name, assertions) {
-        if (!current) return;
-        const failed = assertions.find((assertion) => assertion.failed());
-        record(failed ? 'fail' : 'pass', failed ? failureOf(failed.error) : undefined);
-      },
-    }, () => runFile(index + 1));
+      () => runFile(index + 1),
+    );
   };
   runFile(0);
 };

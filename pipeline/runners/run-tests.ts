@@ -36,7 +36,11 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
   const cwd = request.cwd ?? '';
   try {
     const installed = await installedRunner(sandbox, adapter, cwd);
-    const command = inFolder(adapter.command({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null }), cwd, installed?.folder ?? cwd);
+    const command = inFolder(
+      adapter.command({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null }),
+      cwd,
+      installed?.folder ?? cwd,
+    );
     const env = { ...command.env, ...request.env };
     if (request.warm && adapter.warmServer && sandbox.serve) {
       const server = { file: sandbox.tools.node, args: [sandbox.tools.runnerFile(adapter.warmServer)], env, ...(cwd ? { cwd } : {}) };
@@ -75,7 +79,7 @@ function outOfMemory(exec: ExecResult, results: TestResult[]): string | undefine
   const texts = [exec.outputTail, ...failures];
   const line = texts.flatMap((text) => text.split('\n')).find((text) => OUT_OF_MEMORY.test(text));
   if (line !== undefined) return line.trim();
-  return exec.outOfMemory ? 'a test process was killed at the sandbox\'s memory limit' : undefined;
+  return exec.outOfMemory ? "a test process was killed at the sandbox's memory limit" : undefined;
 }
 
 /**
@@ -114,13 +118,16 @@ function installedRunner(sandbox: Sandbox, adapter: RunnerAdapter, cwd: string):
   installs.set(sandbox, known);
   const key = `${cwd}\0${pkg}`;
   if (!known.has(key)) {
-    known.set(key, (async () => {
-      for (let folder = cwd; ; folder = posix.dirname(folder) === '.' ? '' : posix.dirname(folder)) {
-        const manifest = await sandbox.readFile(posix.join(folder, 'node_modules', pkg, 'package.json')).catch(() => null);
-        if (manifest !== null) return { version: /"version"\s*:\s*"([^"]+)"/.exec(manifest)?.[1] ?? null, folder };
-        if (folder === '') return null;
-      }
-    })());
+    known.set(
+      key,
+      (async () => {
+        for (let folder = cwd; ; folder = posix.dirname(folder) === '.' ? '' : posix.dirname(folder)) {
+          const manifest = await sandbox.readFile(posix.join(folder, 'node_modules', pkg, 'package.json')).catch(() => null);
+          if (manifest !== null) return { version: /"version"\s*:\s*"([^"]+)"/.exec(manifest)?.[1] ?? null, folder };
+          if (folder === '') return null;
+        }
+      })(),
+    );
   }
   return known.get(key)!;
 }

@@ -2,7 +2,17 @@ import { positionalTests } from './detection.js';
 import type { RunnerDetection } from './types.js';
 
 /** Node.js options that take the next word as their value. */
-const NODE_OPTIONS_WITH_VALUE = ['-r', '--require', '--import', '--loader', '--experimental-loader', '--env-file', '-C', '--conditions', '--input-type'];
+const NODE_OPTIONS_WITH_VALUE = [
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '--env-file',
+  '-C',
+  '--conditions',
+  '--input-type',
+];
 /** A file that reads as a test: in a test folder, or named test, tests, spec or *.test.* / *.spec.*. */
 const TEST_FILE = /(^|\/)(tests?|specs?|__tests__)(\/|\.[cm]?[jt]s$)|[._-](test|spec)s?\.[cm]?[jt]s$/;
 

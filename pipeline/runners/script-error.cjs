@@ -9,11 +9,13 @@ const { inspect } = require('util');
 const show = (value) => inspect(value, { depth: 6, breakLength: Infinity, maxArrayLength: 50, maxStringLength: 2000 });
 
 process.on('uncaughtExceptionMonitor', (error) => {
-  const failure = error instanceof Error
-    ? { message: error.message, name: error.name, stack: error.stack }
-    : { message: show(error) };
+  const failure = error instanceof Error ? { message: error.message, name: error.name, stack: error.stack } : { message: show(error) };
   if (error instanceof Error && ('expected' in error || 'actual' in error)) {
-    Object.assign(failure, { expected: show(error.expected), actual: show(error.actual), operator: typeof error.operator === 'string' ? error.operator : undefined });
+    Object.assign(failure, {
+      expected: show(error.expected),
+      actual: show(error.actual),
+      operator: typeof error.operator === 'string' ? error.operator : undefined,
+    });
   }
   writeFileSync(process.env.SWESYNTH_SCRIPT_ERROR, JSON.stringify(failure));
 });

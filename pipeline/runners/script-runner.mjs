@@ -60,7 +60,12 @@ function runFile(file, timeoutMs) {
 
 function resultOf(file, { code, signal, timedOut, output, error, durationMs }, timeoutMs) {
   const base = { file: resolve(file), titlePath: [basename(file)], durationMs };
-  if (timedOut) return { ...base, status: 'timeout', failure: { message: `${file} did not finish within ${Math.round(timeoutMs)} ms\n${output}`.trim() } };
+  if (timedOut)
+    return {
+      ...base,
+      status: 'timeout',
+      failure: { message: `${file} did not finish within ${Math.round(timeoutMs)} ms\n${output}`.trim() },
+    };
   if (code === 0) return { ...base, status: 'pass' };
   const exit = signal ? `${file} was ended by ${signal}` : `${file} exited with code ${code}`;
   // The error that ended the process says what failed; otherwise its output's end does.

@@ -23,8 +23,15 @@ export interface Suite {
 
 export function suitesOf(profile: Pick<RepoProfile, 'name' | 'runner' | 'runnerArgs' | 'tests' | 'packages'>): Suite[] {
   const packages = profile.packages ?? [];
-  if (packages.length === 0) return [{ path: '', name: profile.name, adapter: runnerNamed(profile.runner), args: profile.runnerArgs, tests: profile.tests }];
-  return packages.map((pkg) => ({ path: pkg.path, name: pkg.name, adapter: runnerNamed(pkg.runner), args: pkg.runnerArgs, tests: pkg.tests }));
+  if (packages.length === 0)
+    return [{ path: '', name: profile.name, adapter: runnerNamed(profile.runner), args: profile.runnerArgs, tests: profile.tests }];
+  return packages.map((pkg) => ({
+    path: pkg.path,
+    name: pkg.name,
+    adapter: runnerNamed(pkg.runner),
+    args: pkg.runnerArgs,
+    tests: pkg.tests,
+  }));
 }
 
 /** The suite whose folder holds a repository-relative file: the deepest one, when folders nest. */
@@ -41,7 +48,9 @@ const withinRepository = (suite: Suite, file: string) => (suite.path === '' || f
 
 /** The suite's test globs, repository-relative. */
 export function repositoryGlobs(suite: Suite): string[] {
-  return suite.tests.map((pattern) => (pattern.startsWith('!') ? `!${withinRepository(suite, pattern.slice(1))}` : withinRepository(suite, pattern)));
+  return suite.tests.map((pattern) =>
+    pattern.startsWith('!') ? `!${withinRepository(suite, pattern.slice(1))}` : withinRepository(suite, pattern),
+  );
 }
 
 /** The files of `dir` that the suite's test globs match, repository-relative and sorted. */
@@ -59,7 +68,9 @@ function fromSuite(suite: Suite, result: TestResult): TestResult {
     ...result,
     id: `${file}${result.id.slice(result.file.length)}`,
     file,
-    ...(result.failure ? { failure: { ...result.failure, ...(location ? { location: { ...location, file: withinRepository(suite, location.file) } } : {}) } } : {}),
+    ...(result.failure
+      ? { failure: { ...result.failure, ...(location ? { location: { ...location, file: withinRepository(suite, location.file) } } : {}) } }
+      : {}),
   };
 }
 
@@ -69,7 +80,9 @@ function fromSuite(suite: Suite, result: TestResult): TestResult {
  * files is to run. The files to run, or undefined for every suite whole.
  */
 export function filesToRun(suites: Suite[], testFiles: string[], files: string[]): string[] | undefined {
-  const sharing = new Set(files.map((file) => suiteOfFile(suites, file)).filter((suite) => suite !== undefined && !suite.adapter.isolatesFiles));
+  const sharing = new Set(
+    files.map((file) => suiteOfFile(suites, file)).filter((suite) => suite !== undefined && !suite.adapter.isolatesFiles),
+  );
   if (sharing.size === 0) return files;
   const widened = new Set([...files, ...testFiles.filter((file) => sharing.has(suiteOfFile(suites, file)!))]);
   return widened.size === testFiles.length ? undefined : [...widened].sort();
@@ -112,6 +125,13 @@ export async function runSuites(sandbox: Sandbox, suites: Suite[], request: Suit
     outOfMemory ??= run.outOfMemory;
     ran = true;
   }
-  if (!ran) return { kind: 'broken', reason: 'no suite holds the test files asked for', durationMs, exitCode: null, outputTail: (request.only ?? []).join('\n') };
+  if (!ran)
+    return {
+      kind: 'broken',
+      reason: 'no suite holds the test files asked for',
+      durationMs,
+      exitCode: null,
+      outputTail: (request.only ?? []).join('\n'),
+    };
   return { kind: 'results', results, durationMs, ...(outOfMemory ? { outOfMemory } : {}) };
 }

@@ -136,7 +136,8 @@ function readStream(lines: string[], cursor: Cursor, indent: number): TapStream 
   }
   const points = pointsOf(stream).length;
   // A plan comes first or last; one that comes first is met once its points have all arrived.
-  stream.complete = stream.plan !== undefined && stream.bailOut === undefined && !child && (!pointsAfterPlan || points >= stream.plan.count);
+  stream.complete =
+    stream.plan !== undefined && stream.bailOut === undefined && !child && (!pointsAfterPlan || points >= stream.plan.count);
   return stream;
 }
 
@@ -314,7 +315,11 @@ class YamlReader {
 
 /** Folded block scalars join lines with spaces; each empty line stands for a line break. */
 function foldLines(lines: string[]): string {
-  return lines.reduce((joined, line, index) => (index === 0 ? line : line === '' ? `${joined}\n` : lines[index - 1] === '' ? joined + line : `${joined} ${line}`), '');
+  return lines.reduce(
+    (joined, line, index) =>
+      index === 0 ? line : line === '' ? `${joined}\n` : lines[index - 1] === '' ? joined + line : `${joined} ${line}`,
+    '',
+  );
 }
 
 function decodeScalar(text: string): unknown {

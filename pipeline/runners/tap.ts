@@ -17,7 +17,12 @@ import { tapDetection } from './tap-detection.js';
 export const tap: RunnerAdapter = {
   name: 'tap',
   detection: tapDetection,
-  vocabulary: { modules: ['tap'], testFunctions: ['test'], assertions: ['equal', 'same', 'strictSame', 'ok', 'notOk', 'throws', 'rejects', 'doesNotThrow', 'match', 'has', 'hasStrict'], expectations: [] },
+  vocabulary: {
+    modules: ['tap'],
+    testFunctions: ['test'],
+    assertions: ['equal', 'same', 'strictSame', 'ok', 'notOk', 'throws', 'rejects', 'doesNotThrow', 'match', 'has', 'hasStrict'],
+    expectations: [],
+  },
   package: 'tap',
   isolatesFiles: true,
   command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
@@ -59,7 +64,8 @@ function fileResults(point: TapPoint, root: string): TestResult[] {
   const stream = point.subtest ?? { entries: [], complete: false };
   const results = streamResults(stream, root, file, []);
   // The process failing stands for the file's own assertions, when they all passed.
-  if (!point.ok && !results.some((result) => isFailing(result.status))) return [...results.filter((result) => result.titlePath[0] !== '(file)'), processFailure(point, stream, root, file)];
+  if (!point.ok && !results.some((result) => isFailing(result.status)))
+    return [...results.filter((result) => result.titlePath[0] !== '(file)'), processFailure(point, stream, root, file)];
   if (point.directive && results.length === 0) return [result(file, ['(file)'], 'skip', durationOf(point))];
   return results;
 }
@@ -70,7 +76,8 @@ function streamResults(stream: TapStream, root: string, file: string, path: stri
   const own: TapPoint[] = [];
   for (const point of pointsOf(stream)) {
     const titlePath = [...path, point.description];
-    if (point.subtest && pointsOf(point.subtest).some((child) => child.subtest)) results.push(...streamResults(point.subtest, root, file, titlePath));
+    if (point.subtest && pointsOf(point.subtest).some((child) => child.subtest))
+      results.push(...streamResults(point.subtest, root, file, titlePath));
     else if (point.subtest || point.directive) results.push(testResult(point, root, file, titlePath));
     else own.push(point);
   }
@@ -98,13 +105,22 @@ function ownAssertionsResult(points: TapPoint[], root: string, file: string, tit
 function processFailure(point: TapPoint, stream: TapStream, root: string, file: string): TestResult {
   const data = point.diagnostic?.data ?? {};
   // tap ends a file that runs past its timeout with SIGTERM.
-  if (data.signal === 'SIGTERM') return result(file, ['(file)'], 'timeout', durationOf(point), { message: `${file} timed out after ${String(data.timeout)} ms` });
+  if (data.signal === 'SIGTERM')
+    return result(file, ['(file)'], 'timeout', durationOf(point), { message: `${file} timed out after ${String(data.timeout)} ms` });
   // The last error that reached the top of the process is the one that ended it.
-  const error = stream.entries.map((entry) => markerData(entry, UNCAUGHT) as UncaughtError | undefined).filter((uncaught) => uncaught !== undefined).at(-1);
+  const error = stream.entries
+    .map((entry) => markerData(entry, UNCAUGHT) as UncaughtError | undefined)
+    .filter((uncaught) => uncaught !== undefined)
+    .at(-1);
   const exit = `${file} exited with ${data.signal ? `signal ${String(data.signal)}` : `code ${String(data.exitCode)}`}`;
   const location = locate(error?.stack, join(root, file), file);
   const failure: Failure = error
-    ? { message: error.name ? `${error.name}: ${error.message}` : error.message, ...(error.name ? { name: error.name } : {}), ...(error.stack ? { stack: error.stack } : {}), ...(location ? { location } : {}) }
+    ? {
+        message: error.name ? `${error.name}: ${error.message}` : error.message,
+        ...(error.name ? { name: error.name } : {}),
+        ...(error.stack ? { stack: error.stack } : {}),
+        ...(location ? { location } : {}),
+      }
     : { message: exit };
   return result(file, ['(file)'], 'error', durationOf(point), failure);
 }
@@ -139,7 +155,12 @@ function durationOf(point: TapPoint): number {
 function failureOf(point: TapPoint, root: string, file: string): Failure {
   const data = point.diagnostic?.data ?? {};
   const stack = typeof data.stack === 'string' ? data.stack : undefined;
-  const values = 'found' in data || 'wanted' in data ? { expected: formatValue(data.wanted), actual: formatValue(data.found) } : typeof data.diff === 'string' ? valuesFromDiff(data.diff) : undefined;
+  const values =
+    'found' in data || 'wanted' in data
+      ? { expected: formatValue(data.wanted), actual: formatValue(data.found) }
+      : typeof data.diff === 'string'
+        ? valuesFromDiff(data.diff)
+        : undefined;
   // Without values to show, the diff is what tells expected from actual.
   const message = !values && typeof data.diff === 'string' ? `${point.description}\n${data.diff}` : point.description;
   const location = locationOf(data.at, root, file) ?? locate(stack, join(root, file), file);

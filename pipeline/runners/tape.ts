@@ -17,7 +17,26 @@ import { majorOf } from './version.js';
 export const tape: RunnerAdapter = {
   name: 'tape',
   detection: tapeDetection,
-  vocabulary: { modules: ['tape'], testFunctions: ['test'], assertions: ['equal', 'equals', 'deepEqual', 'isEqual', 'looseEqual', 'notEqual', 'notDeepEqual', 'ok', 'notOk', 'true', 'false', 'throws', 'doesNotThrow'], expectations: [] },
+  vocabulary: {
+    modules: ['tape'],
+    testFunctions: ['test'],
+    assertions: [
+      'equal',
+      'equals',
+      'deepEqual',
+      'isEqual',
+      'looseEqual',
+      'notEqual',
+      'notDeepEqual',
+      'ok',
+      'notOk',
+      'true',
+      'false',
+      'throws',
+      'doesNotThrow',
+    ],
+    expectations: [],
+  },
   package: 'tape',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
@@ -61,7 +80,12 @@ function testsOf(entries: TapEntry[]): MarkedTest[] {
 
 function resultsOf(test: MarkedTest, later: MarkedTest[], root: string): TestResult[] {
   const { file } = test;
-  const isSuite = later.some((other) => other.file === file && other.titlePath.length > test.titlePath.length && test.titlePath.every((title, index) => other.titlePath[index] === title));
+  const isSuite = later.some(
+    (other) =>
+      other.file === file &&
+      other.titlePath.length > test.titlePath.length &&
+      test.titlePath.every((title, index) => other.titlePath[index] === title),
+  );
   if (isSuite && test.points.length === 0) return [];
   const titlePath = isSuite ? [...test.titlePath, '(suite)'] : test.titlePath;
   const base = { id: testId(file, titlePath), file, titlePath, durationMs: 0 };

@@ -15,9 +15,7 @@ export const uvuDetection: RunnerDetection = {
     const folder = dir && dir !== '.' ? dir : '';
     const matcher = pattern ? safeRegExp(pattern) : dir ? IN_FOLDER : TEST_LIKE;
     const ignored = options.flatMap((option, i) => (option === '-i' || option === '--ignore' ? [options[i + 1] ?? ''] : []));
-    const ignores = ['node_modules', ...ignored]
-      .map(safeRegExp)
-      .filter((expression): expression is RegExp => expression !== null);
+    const ignores = ['node_modules', ...ignored].map(safeRegExp).filter((expression): expression is RegExp => expression !== null);
     const candidates = facts.glob([`${folder ? `${folder}/` : ''}**/*.{js,jsx,ts,tsx,mjs,cjs}`]);
     const tests = candidates.filter((file) => {
       const relative = folder ? file.slice(folder.length + 1) : file;

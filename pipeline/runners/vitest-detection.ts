@@ -3,18 +3,59 @@ import { normalizePath, recognizeBins, stringList } from './detection.js';
 import type { RunnerDetection } from './types.js';
 
 const DEFAULT_INCLUDE = ['**/*.{test,spec}.?(c|m)[jt]s?(x)'];
-const CONFIG_FILES = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].flatMap((extension) => [`vitest.config.${extension}`, `vite.config.${extension}`]);
+const CONFIG_FILES = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].flatMap((extension) => [
+  `vitest.config.${extension}`,
+  `vite.config.${extension}`,
+]);
 
 export const vitestDetection: RunnerDetection = {
   recognize: recognizeBins(['vitest'], { runs: ['run', 'watch', 'dev'], other: ['bench', 'typecheck', 'init', 'list'] }),
   optionsWithValue: [
-    '-c', '--config', '-r', '--root', '--dir', '--environment', '--pool', '--project', '--reporter', '--outputFile', '--testTimeout',
-    '--hookTimeout', '--exclude', '--mode', '--maxWorkers', '--minWorkers', '--shard', '-t', '--testNamePattern', '--maxConcurrency',
+    '-c',
+    '--config',
+    '-r',
+    '--root',
+    '--dir',
+    '--environment',
+    '--pool',
+    '--project',
+    '--reporter',
+    '--outputFile',
+    '--testTimeout',
+    '--hookTimeout',
+    '--exclude',
+    '--mode',
+    '--maxWorkers',
+    '--minWorkers',
+    '--shard',
+    '-t',
+    '--testNamePattern',
+    '--maxConcurrency',
   ],
   managedOptions: [
-    '--coverage', '--watch', '-w', '--run', '--reporter', '--outputFile', '--silent', '--bail', '--passWithNoTests', '--ui', '--open',
-    '--no-watch', '--maxWorkers', '--minWorkers', '--shard', '--testTimeout', '--hookTimeout', '--allowOnly', '--changed', '--color',
-    '--no-color', '--typecheck', '--logHeapUsage',
+    '--coverage',
+    '--watch',
+    '-w',
+    '--run',
+    '--reporter',
+    '--outputFile',
+    '--silent',
+    '--bail',
+    '--passWithNoTests',
+    '--ui',
+    '--open',
+    '--no-watch',
+    '--maxWorkers',
+    '--minWorkers',
+    '--shard',
+    '--testTimeout',
+    '--hookTimeout',
+    '--allowOnly',
+    '--changed',
+    '--color',
+    '--no-color',
+    '--typecheck',
+    '--logHeapUsage',
   ],
   tests({ options, positional }, facts) {
     const configOption = options.findIndex((option) => option === '-c' || option === '--config' || option.startsWith('--config='));
@@ -22,14 +63,17 @@ export const vitestDetection: RunnerDetection = {
     const found = readConfig(facts, named ? [normalizePath(named)] : CONFIG_FILES, 'test');
     const config = found && isObject(found.value) ? found.value : {};
     const dirOption = options.findIndex((option) => option === '--dir' || option.startsWith('--dir='));
-    const dir = dirOption === -1 ? config.dir ?? config.root : (options[dirOption]!.split('=')[1] ?? options[dirOption + 1]);
+    const dir = dirOption === -1 ? (config.dir ?? config.root) : (options[dirOption]!.split('=')[1] ?? options[dirOption + 1]);
     const base = typeof dir === 'string' ? normalizePath(dir) : '';
     const under = (pattern: string) => (base && base !== '.' ? `${base}/${normalizePath(pattern)}` : normalizePath(pattern));
     const include = stringList(config.include);
-    const excluded = stringList(config.exclude).filter((pattern) => !pattern.includes('node_modules')).map((pattern) => `!${under(pattern)}`);
+    const excluded = stringList(config.exclude)
+      .filter((pattern) => !pattern.includes('node_modules'))
+      .map((pattern) => `!${under(pattern)}`);
     let tests = [...(include.length > 0 ? include : DEFAULT_INCLUDE).map(under), ...excluded];
     // Positional words filter the included files by path.
-    const filtered = positional.length > 0 ? facts.glob(tests).filter((file) => positional.some((filter) => file.includes(normalizePath(filter)))) : [];
+    const filtered =
+      positional.length > 0 ? facts.glob(tests).filter((file) => positional.some((filter) => file.includes(normalizePath(filter)))) : [];
     if (filtered.length > 0) tests = filtered;
     return { tests, source: found ? `${found.file} (test.include${excluded.length > 0 ? ', test.exclude' : ''})` : 'vitest defaults' };
   },

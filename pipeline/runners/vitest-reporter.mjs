@@ -8,7 +8,9 @@ const STATUS = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' }
 
 /** An error as jest prints one: `Name: message`, then its stack frames (a timeout's stack heads with another message). */
 function errorText(error) {
-  const frames = String(error.stack ?? error.stackStr ?? '').split('\n').filter((line) => /^\s+at \S/.test(line));
+  const frames = String(error.stack ?? error.stackStr ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at \S/.test(line));
   return [`${error.name ?? error.nameStr ?? 'Error'}: ${error.message ?? ''}`, ...frames].join('\n');
 }
 
@@ -81,7 +83,10 @@ export default class SwesynthReporter {
 
   // Vitest 3 and 4.
   onTestRunEnd(testModules, _unhandledErrors, reason) {
-    this.#write(testModules.map((testModule) => testModule.task), reason === 'interrupted');
+    this.#write(
+      testModules.map((testModule) => testModule.task),
+      reason === 'interrupted',
+    );
   }
 
   // Vitest 2; vitest 3 calls it too, after onTestRunEnd.

@@ -40,8 +40,13 @@ export async function connectEngine(): Promise<Docker> {
   try {
     await docker.ping();
   } catch (error) {
-    const where = process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'the default socket /var/run/docker.sock (DOCKER_HOST is not set)';
-    throw new UserError(`no Docker engine answers at ${where}: ${(error as Error).message}`, 'start the Docker engine (dockerd), or set DOCKER_HOST to one that runs, or use --sandbox local');
+    const where = process.env.DOCKER_HOST
+      ? `DOCKER_HOST=${process.env.DOCKER_HOST}`
+      : 'the default socket /var/run/docker.sock (DOCKER_HOST is not set)';
+    throw new UserError(
+      `no Docker engine answers at ${where}: ${(error as Error).message}`,
+      'start the Docker engine (dockerd), or set DOCKER_HOST to one that runs, or use --sandbox local',
+    );
   }
   return docker;
 }
@@ -148,7 +153,13 @@ export class DockerSandbox implements Sandbox {
       Cmd: ['node', '-e', 'setInterval(() => {}, 1 << 30)'],
       WorkingDir: CONTAINER_ROOT,
       // Network mode none leaves only the loopback, and /etc/hosts to resolve `localhost` (test servers bind it).
-      HostConfig: { NetworkMode: 'none', Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes, NanoCpus: Math.round(limits.cpus * 1e9), PidsLimit: limits.pids },
+      HostConfig: {
+        NetworkMode: 'none',
+        Memory: limits.memoryBytes,
+        MemorySwap: limits.memoryBytes,
+        NanoCpus: Math.round(limits.cpus * 1e9),
+        PidsLimit: limits.pids,
+      },
     });
     try {
       await unlessInterrupted(container.start());
@@ -165,7 +176,8 @@ export class DockerSandbox implements Sandbox {
 
   private async execute(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
     const started = performance.now();
-    if (this.killed) return { exitCode: null, timedOut: false, durationMs: 0, outputTail: 'the container was killed by an earlier command' };
+    if (this.killed)
+      return { exitCode: null, timedOut: false, durationMs: 0, outputTail: 'the container was killed by an earlier command' };
     const shell = typeof command === 'string';
     let argv = shell ? ['/bin/sh', '-c', command] : [command.file, ...command.args];
     const path = `${CONTAINER_ROOT}/node_modules/.bin:${CONTAINER_NODE_BIN}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
@@ -175,7 +187,13 @@ export class DockerSandbox implements Sandbox {
       argv = ['/bin/sh', '-c', 'exec "$0" "$@" > "$SWESYNTH_STDOUT"', ...argv];
       env.SWESYNTH_STDOUT = command.stdoutFile;
     }
-    const exec = await this.container.exec({ Cmd: argv, Env: Object.entries(env).map(([key, value]) => `${key}=${value}`), WorkingDir: posix.join(CONTAINER_ROOT, (!shell && command.cwd) || ''), AttachStdout: true, AttachStderr: true });
+    const exec = await this.container.exec({
+      Cmd: argv,
+      Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
+      WorkingDir: posix.join(CONTAINER_ROOT, (!shell && command.cwd) || ''),
+      AttachStdout: true,
+      AttachStderr: true,
+    });
     const stream = (await exec.start({ hijack: true, stdin: false })) as unknown as Readable;
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -186,7 +204,10 @@ export class DockerSandbox implements Sandbox {
     }, timeoutMs);
     const { output } = await drain(this.docker, stream);
     clearTimeout(timer);
-    const exitCode = await exec.inspect().then((info) => info.ExitCode ?? null, () => null);
+    const exitCode = await exec.inspect().then(
+      (info) => info.ExitCode ?? null,
+      () => null,
+    );
     const outOfMemory = !timedOut && exitCode !== 0 && (await this.memoryKilled());
     const outputTail = output.slice(-TAIL_BYTES);
     return { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail, outOfMemory };

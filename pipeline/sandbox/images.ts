@@ -23,14 +23,20 @@ export function environmentImageName(profile: RepoProfile, commit: string): stri
 
 /** The base image's id; pulled when the engine lacks it, and a clear message when that fails too. */
 export async function baseImageId(docker: Docker, name: string): Promise<string> {
-  const present = await docker.getImage(name).inspect().catch(() => null);
+  const present = await docker
+    .getImage(name)
+    .inspect()
+    .catch(() => null);
   if (present) return present.Id;
   try {
     const stream = await docker.pull(name);
     await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (error) => (error ? reject(error) : resolve())));
     return (await docker.getImage(name).inspect()).Id;
   } catch (error) {
-    throw new UserError(`base image ${name} does not exist on the Docker engine and could not be pulled: ${(error as Error).message}`, 'build or load it first, or name another with --base-image (or SWESYNTH_BASE_IMAGE)');
+    throw new UserError(
+      `base image ${name} does not exist on the Docker engine and could not be pulled: ${(error as Error).message}`,
+      'build or load it first, or name another with --base-image (or SWESYNTH_BASE_IMAGE)',
+    );
   }
 }
 
@@ -71,24 +77,36 @@ export interface EnvironmentImage {
  * machine's does not satisfy it. It is reused while its inputs (base image, that Node.js, profile
  * commands, code, swesynth's runner files) are unchanged, and rebuilt otherwise.
  */
-export async function environmentImage(docker: Docker, options: { workspace: string; profile: RepoProfile; commit: string; baseImage: string; log: (line: string) => void }): Promise<EnvironmentImage> {
+export async function environmentImage(
+  docker: Docker,
+  options: { workspace: string; profile: RepoProfile; commit: string; baseImage: string; log: (line: string) => void },
+): Promise<EnvironmentImage> {
   const { workspace, profile, commit, baseImage, log } = options;
   const name = environmentImageName(profile, commit);
   const base = await baseImageId(docker, baseImage);
   const files = await runnerFiles();
   const node = await nodeRuntime(profile.node, log);
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ base, node: node?.version ?? null, install: profile.install, build: profile.build, env: profile.env, commit }));
+  hash.update(
+    JSON.stringify({ base, node: node?.version ?? null, install: profile.install, build: profile.build, env: profile.env, commit }),
+  );
   for (const file of files) hash.update(await readFile(file));
   const inputs = hash.digest('hex');
 
-  const existing = await docker.getImage(name).inspect().catch(() => null);
-  if (existing?.Config.Labels?.[INPUTS_LABEL] === inputs) return { name, built: false, node: node?.version ?? null, buildMs: 0, sizeBytes: existing.Size };
+  const existing = await docker
+    .getImage(name)
+    .inspect()
+    .catch(() => null);
+  if (existing?.Config.Labels?.[INPUTS_LABEL] === inputs)
+    return { name, built: false, node: node?.version ?? null, buildMs: 0, sizeBytes: existing.Size };
 
   const context = await mkdtemp(join(tmpdir(), 'swesynth-image-'));
   const started = performance.now();
   try {
-    await cp(workspace, join(context, 'repo'), { recursive: true, filter: (source) => !(dirname(source) === workspace && basename(source) === 'node_modules') });
+    await cp(workspace, join(context, 'repo'), {
+      recursive: true,
+      filter: (source) => !(dirname(source) === workspace && basename(source) === 'node_modules'),
+    });
     for (const file of files) await cp(file, join(context, 'runners', basename(file)));
     if (node) await cp(node.binDir, join(context, 'node'), { recursive: true });
     await writeFile(join(context, 'Dockerfile'), dockerfile(baseImage, profile, node));
@@ -112,7 +130,10 @@ export async function environmentImage(docker: Docker, options: { workspace: str
     if (error) {
       const unreachable = await unreachableHostError(workspace, output.join('\n'));
       if (unreachable) throw unreachable;
-      throw new UserError(`building image ${name} failed: ${error}\n${output.slice(-LOG_TAIL_LINES).join('\n')}`, 'fix the install or build command in the repo profile, or the repository');
+      throw new UserError(
+        `building image ${name} failed: ${error}\n${output.slice(-LOG_TAIL_LINES).join('\n')}`,
+        'fix the install or build command in the repo profile, or the repository',
+      );
     }
     const image = await docker.getImage(name).inspect();
     return { name, built: true, node: node?.version ?? null, buildMs: performance.now() - started, sizeBytes: image.Size };

@@ -76,7 +76,12 @@ class WarmServer {
     this.onAnswer = undefined;
     if (how === 'timeout') this.close();
     const outputTail = this.output.replace(this.marker, '').slice(-TAIL_BYTES);
-    return { exitCode: how === 'answered' ? 0 : how === 'timeout' ? null : how, timedOut: how === 'timeout', durationMs: performance.now() - started, outputTail };
+    return {
+      exitCode: how === 'answered' ? 0 : how === 'timeout' ? null : how,
+      timedOut: how === 'timeout',
+      durationMs: performance.now() - started,
+      outputTail,
+    };
   }
 
   get alive(): boolean {
@@ -101,7 +106,12 @@ async function linkDependencies(workspace: string, dir: string): Promise<void> {
   const ownPackage = async (entry: string): Promise<string | undefined> => {
     const target = await realpath(join(modules, entry)).catch(() => '');
     const inside = relative(root, target);
-    return (await lstat(join(modules, entry))).isSymbolicLink() && inside !== '' && !inside.startsWith('..') && !inside.startsWith('node_modules/') ? inside : undefined;
+    return (await lstat(join(modules, entry))).isSymbolicLink() &&
+      inside !== '' &&
+      !inside.startsWith('..') &&
+      !inside.startsWith('node_modules/')
+      ? inside
+      : undefined;
   };
   const entries: string[] = [];
   for (const name of await readdir(modules)) {
@@ -209,18 +219,22 @@ export class LocalSandbox implements Sandbox {
     const file = shell ? '/bin/sh' : command.file;
     const args = shell ? ['-c', command] : command.args;
     const env = this.envFor(command);
-    const watched = WATCHDOG ? [WATCHDOG, ['-s', 'KILL', `${Math.ceil(timeoutMs / 1000) + 5}`, file, ...args]] as const : [file, args] as const;
+    const watched = WATCHDOG
+      ? ([WATCHDOG, ['-s', 'KILL', `${Math.ceil(timeoutMs / 1000) + 5}`, file, ...args]] as const)
+      : ([file, args] as const);
     const started = performance.now();
-    const child = startGroup(() => execa(watched[0], [...watched[1]], {
-      cwd: join(this.root, (!shell && command.cwd) || ''),
-      env,
-      detached: true,
-      reject: false,
-      all: true,
-      stdin: 'ignore',
-      ...(!shell && command.stdoutFile ? { stdout: { file: command.stdoutFile } } : {}),
-      stripFinalNewline: false,
-    }));
+    const child = startGroup(() =>
+      execa(watched[0], [...watched[1]], {
+        cwd: join(this.root, (!shell && command.cwd) || ''),
+        env,
+        detached: true,
+        reject: false,
+        all: true,
+        stdin: 'ignore',
+        ...(!shell && command.stdoutFile ? { stdout: { file: command.stdoutFile } } : {}),
+        stripFinalNewline: false,
+      }),
+    );
     let timedOut = false;
     const pid = child.pid!;
     const timer = setTimeout(() => {

@@ -50,7 +50,9 @@ async function install(cache: string, wanted: string): Promise<NodeRuntime> {
     const installed = join(scratch, 'node_modules', BINARY_PACKAGE);
     if (result.exitCode !== 0 || !existsSync(join(installed, 'bin', 'node'))) {
       throw new UserError(
-        `cannot install Node.js ${wanted} (${BINARY_PACKAGE}) from the npm registry:\n${String(result.all ?? '').trim().slice(-2000)}`,
+        `cannot install Node.js ${wanted} (${BINARY_PACKAGE}) from the npm registry:\n${String(result.all ?? '')
+          .trim()
+          .slice(-2000)}`,
         'set "node" in the repo profile to a version the registry has, or to null to run on this machine\'s Node.js',
       );
     }

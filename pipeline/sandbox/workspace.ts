@@ -21,7 +21,10 @@ export interface WorkspaceSource {
 }
 
 /** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
-export async function materialize({ location, profile }: Pick<WorkspaceSource, 'location' | 'profile'>, workspace: string): Promise<string> {
+export async function materialize(
+  { location, profile }: Pick<WorkspaceSource, 'location' | 'profile'>,
+  workspace: string,
+): Promise<string> {
   await rm(workspace, { recursive: true, force: true });
   await mkdir(dirname(workspace), { recursive: true });
   const local = !isGitUrl(location);
@@ -50,10 +53,16 @@ export async function preparedWorkspace(source: WorkspaceSource, workspace: stri
 }
 
 /** Installs and builds the repository in `workspace` with the Node.js its profile names, on this machine. */
-export async function installed({ profile, log }: Pick<WorkspaceSource, 'profile' | 'log'>, workspace: string): Promise<{ sandbox: LocalSandbox; node: string }> {
+export async function installed(
+  { profile, log }: Pick<WorkspaceSource, 'profile' | 'log'>,
+  workspace: string,
+): Promise<{ sandbox: LocalSandbox; node: string }> {
   const node = await nodeRuntime(profile.node, log.info);
   const sandbox = LocalSandbox.at(workspace, profile.env, node);
-  for (const [step, command] of [['install', profile.install], ['build', profile.build]] as const) {
+  for (const [step, command] of [
+    ['install', profile.install],
+    ['build', profile.build],
+  ] as const) {
     if (!command) continue;
     log.info(`setup: ${step}: ${command}`);
     const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
@@ -61,7 +70,10 @@ export async function installed({ profile, log }: Pick<WorkspaceSource, 'profile
       const unreachable = step === 'install' ? await unreachableHostError(workspace, result.outputTail) : null;
       if (unreachable) throw unreachable;
       const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
-      throw new UserError(`${step} command "${command}" ${why}:\n${result.outputTail.trim()}`, `fix the ${step} command in the repo profile, or the repository`);
+      throw new UserError(
+        `${step} command "${command}" ${why}:\n${result.outputTail.trim()}`,
+        `fix the ${step} command in the repo profile, or the repository`,
+      );
     }
   }
   return { sandbox, node: node?.version ?? process.versions.node };
@@ -71,7 +83,11 @@ export async function installed({ profile, log }: Pick<WorkspaceSource, 'profile
  * The environment image of a repository from its profile alone, as `swesynth docker build` makes
  * it to rebuild a dataset's images: the code at the commit, installed and built on the base image.
  */
-export async function buildImageFromProfile(source: Pick<WorkspaceSource, 'location' | 'profile'>, baseImage: string, log: (line: string) => void): Promise<EnvironmentImage> {
+export async function buildImageFromProfile(
+  source: Pick<WorkspaceSource, 'location' | 'profile'>,
+  baseImage: string,
+  log: (line: string) => void,
+): Promise<EnvironmentImage> {
   const scratch = await mkdtemp(join(tmpdir(), 'swesynth-build-'));
   try {
     const workspace = join(scratch, 'workspace');

@@ -56,7 +56,10 @@ async function connect(url: string): Promise<Redis> {
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new UserError(`no Redis answers at ${url}: ${(error as Error).message}`, 'start a Redis server (redis-server) or pass --redis with the URL of one that runs');
+    throw new UserError(
+      `no Redis answers at ${url}: ${(error as Error).message}`,
+      'start a Redis server (redis-server) or pass --redis with the URL of one that runs',
+    );
   }
   return redis;
 }
@@ -83,7 +86,15 @@ const someOf = (names: string[]) => (names.length > 5 ? `${names.slice(0, 5).joi
  * (its worker died holding it and nothing else listens), it stops with a UserError naming the
  * jobs missing; the results received are already handed on.
  */
-export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, pending, log, onOutcome }: QueueRun): Promise<WorkerThroughput[]> {
+export async function judgeOnQueue({
+  redis: url,
+  queue: queueName,
+  runId,
+  spec,
+  pending,
+  log,
+  onOutcome,
+}: QueueRun): Promise<WorkerThroughput[]> {
   const connection = await connect(url);
   const eventsConnection = connection.duplicate();
   const queue = new Queue<JobData>(queueName, { connection });
@@ -109,7 +120,15 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
       if (outstanding.size === 0) finished();
     };
     const gaveUp = (jobId: string, reason: string): Outcome => ({
-      verdict: { candidateId: outstanding.get(jobId)!.id, status: 'error', failToPass: [], passToPass: [], durationMs: 0, detail: `the queue gave up on it: ${reason}`, validatedAt: new Date().toISOString() },
+      verdict: {
+        candidateId: outstanding.get(jobId)!.id,
+        status: 'error',
+        failToPass: [],
+        passToPass: [],
+        durationMs: 0,
+        detail: `the queue gave up on it: ${reason}`,
+        validatedAt: new Date().toISOString(),
+      },
       failed: [],
     });
     const resultOf = (value: unknown) => JobResult.parse(typeof value === 'string' ? JSON.parse(value) : value);
@@ -152,7 +171,8 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
         missing.push(candidate);
       }
     }
-    if (outstanding.size > 0 && missing.length < outstanding.size) log.info(`queue: ${outstanding.size - missing.length} jobs of this run were already queued`);
+    if (outstanding.size > 0 && missing.length < outstanding.size)
+      log.info(`queue: ${outstanding.size - missing.length} jobs of this run were already queued`);
     await queue.addBulk(
       missing.map((candidate) => ({
         name: 'validate',
@@ -166,7 +186,9 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
         },
       })),
     );
-    log.info(`queue: ${missing.length} candidates enqueued on ${queueName}, waiting for workers (swesynth worker --redis ${url} --queue ${queueName})`);
+    log.info(
+      `queue: ${missing.length} candidates enqueued on ${queueName}, waiting for workers (swesynth worker --redis ${url} --queue ${queueName})`,
+    );
 
     const limitOf = judgingLimitOf(spec);
     const limits = new Map([...outstanding].map(([jobId, candidate]) => [jobId, limitOf(candidate)]));
@@ -227,11 +249,19 @@ export async function judgeOnQueue({ redis: url, queue: queueName, runId, spec, 
 function throughputOf(results: JobResult[]): WorkerThroughput[] {
   const byWorker = new Map<string, JobResult[]>();
   for (const result of results) byWorker.set(result.worker, [...(byWorker.get(result.worker) ?? []), result]);
-  return [...byWorker].map(([worker, jobs]) => {
-    const busyMs = jobs.reduce((sum, job) => sum + job.finishedAt - job.startedAt, 0);
-    const spanMs = Math.max(...jobs.map((job) => job.finishedAt)) - Math.min(...jobs.map((job) => job.startedAt));
-    return { worker, candidates: jobs.length, busyMs, spanMs, candidatesPerMinute: Number((jobs.length / Math.max(spanMs / 60_000, 1e-9)).toFixed(1)) };
-  }).sort((a, b) => a.worker.localeCompare(b.worker));
+  return [...byWorker]
+    .map(([worker, jobs]) => {
+      const busyMs = jobs.reduce((sum, job) => sum + job.finishedAt - job.startedAt, 0);
+      const spanMs = Math.max(...jobs.map((job) => job.finishedAt)) - Math.min(...jobs.map((job) => job.startedAt));
+      return {
+        worker,
+        candidates: jobs.length,
+        busyMs,
+        spanMs,
+        candidatesPerMinute: Number((jobs.length / Math.max(spanMs / 60_000, 1e-9)).toFixed(1)),
+      };
+    })
+    .sort((a, b) => a.worker.localeCompare(b.worker));
 }
 
 export interface WorkerOptions {
@@ -274,7 +304,13 @@ async function prepare(spec: ValidationSpec, options: WorkerOptions, name: strin
   let sandboxes: SandboxPool;
   if (environment.sandbox === 'docker') {
     const docker = await connectEngine();
-    const image = await environmentImage(docker, { workspace, profile, commit: environment.baseCommit, baseImage: options.docker.baseImage, log: options.log.info });
+    const image = await environmentImage(docker, {
+      workspace,
+      profile,
+      commit: environment.baseCommit,
+      baseImage: options.docker.baseImage,
+      log: options.log.info,
+    });
     sandboxes = new DockerPool(docker, image.name, options.docker.limits);
   } else {
     const dir = await mkdtemp(join(options.workDir, `.sandboxes-${process.pid}-`));
@@ -325,7 +361,13 @@ export async function runWorker(given: WorkerOptions): Promise<void> {
       const outcome = await judgeWithRetries(candidate, judgeContext);
       return { outcome, worker: name, startedAt, finishedAt: Date.now() };
     },
-    { connection, concurrency: options.concurrency, lockDuration: options.lockDurationMs, stalledInterval: options.lockDurationMs, maxStalledCount: 1 },
+    {
+      connection,
+      concurrency: options.concurrency,
+      lockDuration: options.lockDurationMs,
+      stalledInterval: options.lockDurationMs,
+      maxStalledCount: 1,
+    },
   );
   worker.on('error', (error) => options.log.warn(`worker ${name}: ${error.message}`));
   worker.on('active', (job) => options.log.info(`worker ${name}: judging ${job.data.candidate.id}`));
@@ -337,6 +379,10 @@ export async function runWorker(given: WorkerOptions): Promise<void> {
   });
   options.log.info(`worker ${name}: finishing the jobs in hand`);
   await worker.close();
-  for (const ready of prepared.values()) await ready.then(({ sandboxes }) => sandboxes.dispose(), () => undefined);
+  for (const ready of prepared.values())
+    await ready.then(
+      ({ sandboxes }) => sandboxes.dispose(),
+      () => undefined,
+    );
   connection.disconnect();
 }

@@ -88,7 +88,14 @@ export async function combine(ctx: StageContext): Promise<StageResult> {
     const failToPass = new Set(outcome.verdict.failToPass);
     const same = union.size === failToPass.size && [...union].every((test) => failToPass.has(test));
     if (same) return outcome;
-    return { verdict: { ...outcome.verdict, status: 'interfered', detail: `FAIL_TO_PASS has ${failToPass.size} tests, the parts' union ${union.size}` }, failed: [] };
+    return {
+      verdict: {
+        ...outcome.verdict,
+        status: 'interfered',
+        detail: `FAIL_TO_PASS has ${failToPass.size} tests, the parts' union ${union.size}`,
+      },
+      failed: [],
+    };
   };
   const pending = store.unvalidated().filter((candidate) => candidate.operator === COMBINED);
   await judgeCandidates(ctx, 'combine', pending, review);

@@ -76,19 +76,38 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       },
       title: statement.title,
       runner: runnersOf(suites, verdict.failToPass),
-      statement: { writer: statement.writer, llm: statement.llm ?? null, ...(statement.llmFallback ? { llm_fallback: statement.llmFallback } : {}) },
+      statement: {
+        writer: statement.writer,
+        llm: statement.llm ?? null,
+        ...(statement.llmFallback ? { llm_fallback: statement.llmFallback } : {}),
+      },
     };
     instances.push(instance);
-    context.set(instance.instance_id, [...mutatedFiles(candidate.sites, read)].map(([path, text]) => ({ path, text })));
+    context.set(
+      instance.instance_id,
+      [...mutatedFiles(candidate.sites, read)].map(([path, text]) => ({ path, text })),
+    );
   }
   // The funnel of this run, which the card and manifest summarize as yield per operator.
   const operators = statsOf(store).operators.map(({ operator, validated, kept }) => ({ operator, validated, kept }));
   return {
     // The location as resolved for this run: a relative path in a profile means nothing next to the dataset.
-    repo: { name: profile.name, url: ctx.location, commit: environment.baseCommit, image: environment.image, profile: { ...profile, url: ctx.location } },
+    repo: {
+      name: profile.name,
+      url: ctx.location,
+      commit: environment.baseCommit,
+      image: environment.image,
+      profile: { ...profile, url: ctx.location },
+    },
     instances,
     context,
-    settings: { ...store.getMeta('mutation'), baselineRuns: environment.baselineRuns, timeoutMs: environment.timeoutMs, sandbox: environment.sandbox, runner: profile.runner },
+    settings: {
+      ...store.getMeta('mutation'),
+      baselineRuns: environment.baselineRuns,
+      timeoutMs: environment.timeoutMs,
+      sandbox: environment.sandbox,
+      runner: profile.runner,
+    },
     counts: {
       candidates: candidates.length,
       verdicts: store.verdictCounts(),
@@ -126,24 +145,39 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
       const run = byRepo.get(repo)!;
       const environment = run.store.environment();
       if (environment.sandbox === 'local') return Promise.resolve(environment.workspace);
-      if (!workspaces.has(repo)) workspaces.set(repo, preparedWorkspace(run, join(run.runDir, 'grading-workspace')).then(() => join(run.runDir, 'grading-workspace')));
+      if (!workspaces.has(repo))
+        workspaces.set(
+          repo,
+          preparedWorkspace(run, join(run.runDir, 'grading-workspace')).then(() => join(run.runDir, 'grading-workspace')),
+        );
       return workspaces.get(repo)!;
     };
     const profileOf = (repo: string): RepoProfile => byRepo.get(repo)!.profile;
     const { options, log, runDir } = runs[0]!;
     const workDir = join(runDir, 'self-check');
     const grade = async (label: string, patchOf: (instance: Instance) => string) => {
-      const predictions: Prediction[] = instances.map((instance) => ({ instance_id: instance.instance_id, model_name_or_path: `self-check:${label}`, model_patch: patchOf(instance) }));
+      const predictions: Prediction[] = instances.map((instance) => ({
+        instance_id: instance.instance_id,
+        model_name_or_path: `self-check:${label}`,
+        model_patch: patchOf(instance),
+      }));
       const report = await evaluate(instances, predictions, { workspaceOf, profileOf, workDir, concurrency: options.concurrency });
       const unresolved = report.instances
         .filter((result) => result.status !== 'resolved')
         .slice(0, 10)
-        .map((result) => `${result.instance_id}: ${result.status}${result.detail ? ` (${result.detail.slice(0, 200)})` : ''}; failing: ${[...result.failToPassFailed, ...result.passToPassFailed].slice(0, 3).join(', ')}`);
+        .map(
+          (result) =>
+            `${result.instance_id}: ${result.status}${result.detail ? ` (${result.detail.slice(0, 200)})` : ''}; failing: ${[...result.failToPassFailed, ...result.passToPassFailed].slice(0, 3).join(', ')}`,
+        );
       return { resolved: report.resolved, total: report.total, ...(label === 'gold' && unresolved.length > 0 ? { unresolved } : {}) };
     };
     try {
       log.info(`export: self-check of ${instances.length} tasks (the fix, an empty patch, the bug itself)`);
-      return { gold: await grade('gold', (instance) => instance.patch), empty: await grade('empty', () => ''), bug: await grade('bug', (instance) => instance.bug_patch) };
+      return {
+        gold: await grade('gold', (instance) => instance.patch),
+        empty: await grade('empty', () => ''),
+        bug: await grade('bug', (instance) => instance.bug_patch),
+      };
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }
@@ -176,7 +210,10 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
   const { store, options, log } = ctx;
   // Done when the last export went where this one asks to go; a new --out, --dataset or --dataset-version writes again.
   const last = store.stageSummary('export');
-  const here = last && dirname(last.path) === resolve(options.outDir, options.dataset) && (options.datasetVersion === null || last.version === options.datasetVersion);
+  const here =
+    last &&
+    dirname(last.path) === resolve(options.outDir, options.dataset) &&
+    (options.datasetVersion === null || last.version === options.datasetVersion);
   const done = here ? last : undefined;
   if (done && !again) return { stage: 'export', alreadyDone: true, ...done };
   if (!store.stageSummary('issues')) throw new Error('export needs the problem statements of the issues stage');
@@ -204,6 +241,8 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
     store.setMeta('pendingExport', null);
     store.finishStage('export', { ...record, selfCheck });
   });
-  log.info(`export: ${instances} tasks written to ${path} (self-check: the fix resolves ${selfCheck.gold.resolved} of ${selfCheck.gold.total})`);
+  log.info(
+    `export: ${instances} tasks written to ${path} (self-check: the fix resolves ${selfCheck.gold.resolved} of ${selfCheck.gold.total})`,
+  );
   return { stage: 'export', alreadyDone: false, ...record, selfCheck };
 }

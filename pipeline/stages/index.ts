@@ -24,10 +24,16 @@ export function requireEarlierStages(ctx: StageContext, stage: StageName, target
     if (earlier.name === stage) return;
     const summary = ctx.store.stageSummary(earlier.name);
     if (!summary) {
-      throw new UserError(`the ${earlier.name} stage has not finished for this run`, `run \`swesynth ${earlier.name} ${target}\` first, or \`swesynth run ${target}\` for every stage`);
+      throw new UserError(
+        `the ${earlier.name} stage has not finished for this run`,
+        `run \`swesynth ${earlier.name} ${target}\` first, or \`swesynth run ${target}\` for every stage`,
+      );
     }
     if ('killOnly' in summary && summary.killOnly) {
-      throw new UserError(`the ${earlier.name} stage of this run was a kill screen (--kill-only), which makes no tasks`, `run \`swesynth ${earlier.name} ${target}\` without --kill-only first`);
+      throw new UserError(
+        `the ${earlier.name} stage of this run was a kill screen (--kill-only), which makes no tasks`,
+        `run \`swesynth ${earlier.name} ${target}\` without --kill-only first`,
+      );
     }
   }
 }

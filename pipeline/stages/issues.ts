@@ -62,8 +62,11 @@ export function packageOf(workspace: string, repo: string, version: string): Pac
   }
   const { exports } = manifest;
   // Subpath exports map "." to the entry; an exports field without subpaths is the entry itself.
-  const isSubpathMap = typeof exports === 'object' && exports !== null && !Array.isArray(exports) && Object.keys(exports).some((key) => key.startsWith('.'));
-  const entries = [manifest.main, manifest.module, ...exportedFiles(isSubpathMap ? exports['.'] : exports)].filter((entry): entry is string => typeof entry === 'string');
+  const isSubpathMap =
+    typeof exports === 'object' && exports !== null && !Array.isArray(exports) && Object.keys(exports).some((key) => key.startsWith('.'));
+  const entries = [manifest.main, manifest.module, ...exportedFiles(isSubpathMap ? exports['.'] : exports)].filter(
+    (entry): entry is string => typeof entry === 'string',
+  );
   return {
     name: typeof manifest.name === 'string' && manifest.name !== '' ? manifest.name : repo.split('/').at(-1)!,
     version,
@@ -115,7 +118,9 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
   }
   const statement = writeStatement(input);
   const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}), ...asked };
-  return 'rejected' in statement ? { ...by, status: 'rejected', title: '', body: '', reason: statement.rejected } : { ...by, status: 'written', ...statement };
+  return 'rejected' in statement
+    ? { ...by, status: 'rejected', title: '', body: '', reason: statement.rejected }
+    : { ...by, status: 'written', ...statement };
 }
 
 /** The Node.js version the tests run on: this process's locally, the base image's tag in docker (`node:20-bookworm`). */
@@ -148,7 +153,12 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
     const { model, endpoint, temperature } = llmSettingsOf(sources.llm);
     log.info(`issues: writing with ${model} at ${endpoint} (temperature ${temperature}), the templates where it fails`);
   }
-  const kept = new Set(store.verdicts().filter((verdict) => verdict.status === 'kept').map((verdict) => verdict.candidateId));
+  const kept = new Set(
+    store
+      .verdicts()
+      .filter((verdict) => verdict.status === 'kept')
+      .map((verdict) => verdict.candidateId),
+  );
   const written = new Set(store.issues().map((issue) => issue.candidateId));
   // The language model answers slowly: ask about several candidates at once.
   const queue = new PQueue({ concurrency: ctx.options.concurrency });
@@ -158,7 +168,8 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
       .filter((candidate) => kept.has(candidate.id) && !written.has(candidate.id))
       .map((candidate) => async () => {
         const issue = await issueFor(candidate, store.failedTests(candidate.id), sources);
-        if (issue.llmFallback) log.warn(`issues: ${candidate.id}: the template wrote the statement instead of the language model: ${issue.llmFallback}`);
+        if (issue.llmFallback)
+          log.warn(`issues: ${candidate.id}: the template wrote the statement instead of the language model: ${issue.llmFallback}`);
         store.saveIssue(issue);
       }),
   );

@@ -71,9 +71,14 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
   // Only the code of the base commit: what install and build wrote into the workspace is regenerated, never the bug's place.
   const committed = new Set((await git(workspace, ['ls-files', '-z'])).split('\0'));
   const ignore = [...profile.source.exclude, ...suitesOf(profile).flatMap(repositoryGlobs), '**/node_modules/**'];
-  const files = (await glob(profile.source.include, { cwd: workspace, ignore })).filter((file) => committed.has(file) && !tests.has(file)).sort();
+  const files = (await glob(profile.source.include, { cwd: workspace, ignore }))
+    .filter((file) => committed.has(file) && !tests.has(file))
+    .sort();
   if (files.length === 0) {
-    throw new UserError(`no source files in ${profile.name} match ${profile.source.include.join(', ')}`, 'set "source.include" in the repo profile');
+    throw new UserError(
+      `no source files in ${profile.name} match ${profile.source.include.join(', ')}`,
+      'set "source.include" in the repo profile',
+    );
   }
 
   const bounds = { minComplexity: settings.minComplexity, maxLines: settings.maxUnitLines };
@@ -117,7 +122,8 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
     }
   }
 
-  const typeCheck = settings.typeCheck && proposals.some((proposal) => TypeCheck.covers(proposal.sites[0]!.file)) ? TypeCheck.open(workspace) : null;
+  const typeCheck =
+    settings.typeCheck && proposals.some((proposal) => TypeCheck.covers(proposal.sites[0]!.file)) ? TypeCheck.open(workspace) : null;
   const checks = new Map<string, { checked: number; valid: number }>();
   const picked = selectSpread(proposals, settings, settings.seed, (proposal) => {
     const file = proposal.sites[0]!.file;
@@ -130,7 +136,8 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
     return true;
   });
   const candidates = picked.map(candidateOf);
-  if (new Set(candidates.map((candidate) => candidate.bugPatch)).size !== candidates.length) throw new Error('two candidates have the same diff');
+  if (new Set(candidates.map((candidate) => candidate.bugPatch)).size !== candidates.length)
+    throw new Error('two candidates have the same diff');
 
   const families = new Map(proposals.map((proposal) => [proposal.operator, proposal.family]));
   const funnel: OperatorFunnel[] = [...tally].map(([operator, { sites, parseValid }]) => ({
@@ -161,8 +168,12 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
     store.setMeta('funnel', funnel);
     store.finishStage('mutate', summary);
   });
-  const typeNote = typeCheck ? `, ${typeCheck.rejected} of ${typeCheck.checked} checked rejected by the type checker (${summary.typeCheck!.msPerMutant} ms each)` : '';
+  const typeNote = typeCheck
+    ? `, ${typeCheck.rejected} of ${typeCheck.checked} checked rejected by the type checker (${summary.typeCheck!.msPerMutant} ms each)`
+    : '';
   const skipped = Object.values(excluded).flat().length;
-  log.info(`mutate: ${proposals.length} mutants in ${files.length - unparsable.length - skipped} files${typeNote}; ${candidates.length} candidates for validation`);
+  log.info(
+    `mutate: ${proposals.length} mutants in ${files.length - unparsable.length - skipped} files${typeNote}; ${candidates.length} candidates for validation`,
+  );
   return { stage: 'mutate', alreadyDone: false, ...summary };
 }

@@ -75,13 +75,21 @@ async function inDocker(ctx: StageContext, workspace: string, commit: string): P
   const { profile, options, log } = ctx;
   const docker = await connectEngine();
   const image = await environmentImage(docker, { workspace, profile, commit, baseImage: options.docker.baseImage, log: log.info });
-  log.info(`setup: image ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'reused'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`);
+  log.info(
+    `setup: image ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'reused'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`,
+  );
   await copyDependenciesOut(docker, image.name, workspace);
   return {
     image: image.name,
     open: () => DockerSandbox.start(docker, image.name, options.docker.limits),
     close: (sandbox) => sandbox.dispose(),
-    summary: { node: image.node, image: image.name, imageBuilt: image.built, imageBuildMs: Math.round(image.buildMs), imageBytes: image.sizeBytes },
+    summary: {
+      node: image.node,
+      image: image.name,
+      imageBuilt: image.built,
+      imageBuildMs: Math.round(image.buildMs),
+      imageBytes: image.sizeBytes,
+    },
   };
 }
 
@@ -106,7 +114,10 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     if (files.length === 0 && !suite.adapter.findsTestFiles) {
       const where = suite.path === '' ? profile.name : `${profile.name}'s package ${suite.path}`;
       const field = suite.path === '' ? '"tests"' : `"tests" of the package ${suite.path}`;
-      throw new UserError(`no test files in ${where} match ${suite.tests.join(', ')}`, `set ${field} in the repo profile to globs that find the test files`);
+      throw new UserError(
+        `no test files in ${where} match ${suite.tests.join(', ')}`,
+        `set ${field} in the repo profile to globs that find the test files`,
+      );
     }
     listed.push(...files);
   }
@@ -118,9 +129,16 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${listed.length} test files listed)`);
     const sandbox = await place.open();
     const run = await runSuites(sandbox, suites, { testFiles: listed, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() => place.close(sandbox));
-    if (run.kind === 'timeout') throw new UserError(`the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`, 'exclude hanging tests in the repo profile');
+    if (run.kind === 'timeout')
+      throw new UserError(
+        `the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`,
+        'exclude hanging tests in the repo profile',
+      );
     if (run.kind === 'broken') {
-      throw new UserError(`${run.reason} (exit code ${run.exitCode}):\n${run.outputTail.trim()}`, 'check the runner and test globs in the repo profile');
+      throw new UserError(
+        `${run.reason} (exit code ${run.exitCode}):\n${run.outputTail.trim()}`,
+        'check the runner and test globs in the repo profile',
+      );
     }
     runs.push(run.results);
     baselineMs = Math.max(baselineMs, run.durationMs);
@@ -130,10 +148,22 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
 
   const baseline = classifyBaseline(runs);
   const count = (verdict: BaselineTest['verdict']) => baseline.filter((test) => test.verdict === verdict).length;
-  const summary = { tests: baseline.length, stable: count('stable'), flaky: count('flaky'), failing: count('failing'), skipped: count('skipped'), baselineMs: Math.round(baselineMs), baseCommit, ...place.summary };
+  const summary = {
+    tests: baseline.length,
+    stable: count('stable'),
+    flaky: count('flaky'),
+    failing: count('failing'),
+    skipped: count('skipped'),
+    baselineMs: Math.round(baselineMs),
+    baseCommit,
+    ...place.summary,
+  };
   const figures = `${summary.tests} tests: ${summary.stable} passing, ${summary.failing} failing, ${summary.flaky} flaky, ${summary.skipped} skipped`;
   if (summary.stable === 0) {
-    throw new UserError(`the baseline has no passing test (${figures})`, 'make the test suite pass on the chosen commit before generating tasks');
+    throw new UserError(
+      `the baseline has no passing test (${figures})`,
+      'make the test suite pass on the chosen commit before generating tasks',
+    );
   }
   const share = summary.stable / Math.max(1, summary.tests - summary.skipped);
   if (share < profile.minPassShare) {
@@ -176,7 +206,9 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     ctx.store.setMeta('coverage', coverage);
     ctx.store.finishStage('setup', { ...summary, coverageMs: coverage.learnedMs, coverageMeasured: measured });
   });
-  log.info(`setup: ${summary.tests} tests, ${summary.stable} stable, ${summary.flaky} flaky, ${summary.failing} failing; baseline ${(baselineMs / 1000).toFixed(1)} s`);
+  log.info(
+    `setup: ${summary.tests} tests, ${summary.stable} stable, ${summary.flaky} flaky, ${summary.failing} failing; baseline ${(baselineMs / 1000).toFixed(1)} s`,
+  );
   log.info(`setup: coverage of ${measured} of ${coverage.testFiles.length} test files in ${(coverage.learnedMs / 1000).toFixed(1)} s`);
   return { stage: 'setup', alreadyDone: false, ...summary, coverageMs: coverage.learnedMs, coverageMeasured: measured };
 }

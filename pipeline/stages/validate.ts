@@ -23,7 +23,10 @@ function specOf(ctx: StageContext, stage: string): ValidationSpec {
   const { store, profile, options, log } = ctx;
   const environment = ctx.store.environment();
   if (environment.sandbox !== options.sandbox) {
-    throw new UserError(`this run was set up with the ${environment.sandbox} sandbox`, `pass --sandbox ${environment.sandbox}, or --fresh to set it up again`);
+    throw new UserError(
+      `this run was set up with the ${environment.sandbox} sandbox`,
+      `pass --sandbox ${environment.sandbox}, or --fresh to set it up again`,
+    );
   }
   const coverage = options.wholeSuite ? undefined : store.getMeta('coverage');
   if (!options.wholeSuite && !coverage) log.warn(`${stage}: this run has no coverage from setup; every candidate runs the whole suite`);
@@ -40,7 +43,13 @@ function specOf(ctx: StageContext, stage: string): ValidationSpec {
 }
 
 /** Judges candidates concurrently in this process, each worker of the pool in its own sandbox. */
-async function judgeInProcess(ctx: StageContext, stage: string, spec: ValidationSpec, pending: Candidate[], onOutcome: (candidate: Candidate, outcome: Outcome) => void): Promise<void> {
+async function judgeInProcess(
+  ctx: StageContext,
+  stage: string,
+  spec: ValidationSpec,
+  pending: Candidate[],
+  onOutcome: (candidate: Candidate, outcome: Outcome) => void,
+): Promise<void> {
   const { environment } = spec;
   const sandboxDir = join(ctx.runDir, 'sandboxes');
   // Sandboxes of a killed run are stale, and so are the tests still running there; their candidates have no verdict and run again.
@@ -64,7 +73,8 @@ async function judgeInProcess(ctx: StageContext, stage: string, spec: Validation
     await rm(sandboxDir, { recursive: true, force: true });
   }
   const { alone, full } = judgeContext.rebuilds;
-  if (alone + full > 0) ctx.log.info(`${stage}: ${alone} rebuilds compiled only the changed files, ${full} ran the build (${spec.profile.build})`);
+  if (alone + full > 0)
+    ctx.log.info(`${stage}: ${alone} rebuilds compiled only the changed files, ${full} ran the build (${spec.profile.build})`);
 }
 
 /** The run's name on the queue, kept in its store so that a restarted coordinator finds its jobs. */
@@ -81,7 +91,12 @@ function queueRunId(ctx: StageContext): string {
  * soon as it is known, so a killed run resumes where it stopped. With BullMQ, returns what each
  * queue worker did.
  */
-export async function judgeCandidates(ctx: StageContext, stage: string, pending: Candidate[], review: Review = (_candidate, outcome) => outcome): Promise<WorkerThroughput[] | undefined> {
+export async function judgeCandidates(
+  ctx: StageContext,
+  stage: string,
+  pending: Candidate[],
+  review: Review = (_candidate, outcome) => outcome,
+): Promise<WorkerThroughput[] | undefined> {
   if (pending.length === 0) return undefined;
   const spec = specOf(ctx, stage);
   const progress = new Progress(stage, pending.length, ctx.options.progress);
@@ -92,7 +107,15 @@ export async function judgeCandidates(ctx: StageContext, stage: string, pending:
   };
   if (ctx.options.scheduler === 'bullmq') {
     if (!ctx.options.redis) throw new UserError('the bullmq scheduler needs a Redis server', 'pass --redis redis://host:6379');
-    return judgeOnQueue({ redis: ctx.options.redis, queue: ctx.options.queue, runId: queueRunId(ctx), spec, pending, log: ctx.log, onOutcome: record });
+    return judgeOnQueue({
+      redis: ctx.options.redis,
+      queue: ctx.options.queue,
+      runId: queueRunId(ctx),
+      spec,
+      pending,
+      log: ctx.log,
+      onOutcome: record,
+    });
   }
   await judgeInProcess(ctx, stage, spec, pending, record);
   return undefined;
@@ -145,9 +168,22 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
     }
     log.warn(`validate: ${what}`);
   }
-  const summary = { candidates: total, validatedNow: pending.length, verdicts: counts, kept: counts.kept ?? 0, killOnly: options.killOnly, ...(workers ? { workers } : {}) };
+  const summary = {
+    candidates: total,
+    validatedNow: pending.length,
+    verdicts: counts,
+    kept: counts.kept ?? 0,
+    killOnly: options.killOnly,
+    ...(workers ? { workers } : {}),
+  };
   store.finishStage('validate', summary);
-  const statuses = Object.entries(counts).map(([status, n]) => `${status} ${n}`).join(', ');
-  log.info(options.killOnly ? `validate: kill screen of ${total} candidates (${statuses})` : `validate: ${summary.kept} of ${total} candidates kept (${statuses})`);
+  const statuses = Object.entries(counts)
+    .map(([status, n]) => `${status} ${n}`)
+    .join(', ');
+  log.info(
+    options.killOnly
+      ? `validate: kill screen of ${total} candidates (${statuses})`
+      : `validate: ${summary.kept} of ${total} candidates kept (${statuses})`,
+  );
   return { stage: 'validate', alreadyDone: false, ...summary };
 }

@@ -42,12 +42,23 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfi
   const url = env.SWESYNTH_LLM_URL;
   if (!url) return null;
   const model = env.SWESYNTH_LLM_MODEL;
-  if (!model) throw new UserError('SWESYNTH_LLM_URL is set but SWESYNTH_LLM_MODEL is not', 'set SWESYNTH_LLM_MODEL to the model to ask, or unset SWESYNTH_LLM_URL to use the templates');
-  if (!URL.canParse(url)) throw new UserError(`SWESYNTH_LLM_URL=${url.replace(/[?#].*$/, '')} is not a URL`, 'set it to the endpoint, e.g. http://127.0.0.1:8080/v1');
+  if (!model)
+    throw new UserError(
+      'SWESYNTH_LLM_URL is set but SWESYNTH_LLM_MODEL is not',
+      'set SWESYNTH_LLM_MODEL to the model to ask, or unset SWESYNTH_LLM_URL to use the templates',
+    );
+  if (!URL.canParse(url))
+    throw new UserError(
+      `SWESYNTH_LLM_URL=${url.replace(/[?#].*$/, '')} is not a URL`,
+      'set it to the endpoint, e.g. http://127.0.0.1:8080/v1',
+    );
   const temperatureText = env.SWESYNTH_LLM_TEMPERATURE;
   const temperature = temperatureText ? Number(temperatureText) : DEFAULT_TEMPERATURE;
   if (!(temperature >= 0 && temperature <= 2)) {
-    throw new UserError(`SWESYNTH_LLM_TEMPERATURE=${temperatureText}: expected a number between 0 and 2`, `unset it for the default, ${DEFAULT_TEMPERATURE}`);
+    throw new UserError(
+      `SWESYNTH_LLM_TEMPERATURE=${temperatureText}: expected a number between 0 and 2`,
+      `unset it for the default, ${DEFAULT_TEMPERATURE}`,
+    );
   }
   const apiKey = env.SWESYNTH_LLM_API_KEY ? { apiKey: env.SWESYNTH_LLM_API_KEY } : {};
   return { url: url.replace(/\/+$/, ''), model, ...apiKey, timeoutMs: DEFAULT_TIMEOUT_MS, temperature };
@@ -134,7 +145,9 @@ export function parseStatement(content: string): { title: string; body: string }
 function chatRequest(config: LlmConfig): { url: URL; authorization: { authorization?: string } } {
   const url = new URL(config.url);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
-  const basic = url.username ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` : undefined;
+  const basic = url.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+    : undefined;
   url.username = '';
   url.password = '';
   const authorization = config.apiKey ? `Bearer ${config.apiKey}` : basic;
@@ -167,7 +180,11 @@ export async function writeWithLlm(config: LlmConfig, input: LlmStatementInput):
     text = await response.text();
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-    throw new Error(timedOut ? `the language model did not answer within ${config.timeoutMs / 1000} s` : `the language model could not be reached at ${llmSettingsOf(config).endpoint}: ${(error as Error).message}`);
+    throw new Error(
+      timedOut
+        ? `the language model did not answer within ${config.timeoutMs / 1000} s`
+        : `the language model could not be reached at ${llmSettingsOf(config).endpoint}: ${(error as Error).message}`,
+    );
   }
   if (!response.ok) throw new Error(`the language model answered HTTP ${response.status} ${response.statusText}: ${text.slice(0, 200)}`);
   let reply: z.infer<typeof Reply>;

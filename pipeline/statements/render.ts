@@ -2,7 +2,8 @@ import type { StatementInput, StatementStyle } from './input.js';
 import type { Subject, Symptom } from './symptom.js';
 
 /** Values short enough for a title. */
-const fitsTitle = (symptom: { expected: string; actual: string }): boolean => symptom.expected.length + symptom.actual.length <= 80 && !/\n/.test(symptom.expected + symptom.actual);
+const fitsTitle = (symptom: { expected: string; actual: string }): boolean =>
+  symptom.expected.length + symptom.actual.length <= 80 && !/\n/.test(symptom.expected + symptom.actual);
 
 /** Titles longer than this name the function without its arguments. */
 const TITLE_LIMIT = 100;
@@ -11,7 +12,8 @@ const TITLE_LIMIT = 100;
 export function titleOf(symptom: Symptom, subject: Subject, packageName: string): string {
   const titled = (call: string | null): string => {
     const who = call ? `\`${call}\`` : subject.checked ? `\`${subject.checked}\`` : `\`${packageName}\``;
-    if (symptom.kind === 'no-throw') return `${who} does not ${symptom.rejects ? 'reject' : 'throw'}${symptom.error ? ` ${symptom.error}` : ''}`;
+    if (symptom.kind === 'no-throw')
+      return `${who} does not ${symptom.rejects ? 'reject' : 'throw'}${symptom.error ? ` ${symptom.error}` : ''}`;
     if (symptom.kind === 'error') return `${who} ${symptom.thrown ? 'throws' : 'fails with'} ${symptom.error}`;
     const change = fitsTitle(symptom) ? `\`${symptom.actual}\` instead of \`${symptom.expected}\`` : 'a wrong value';
     if (call && subject.checked) return `After ${who}, \`${subject.checked}\` is ${change}`;
@@ -42,7 +44,11 @@ const sentence = (text: string): string => (text.endsWith('```') ? text : `${tex
 /** What should have happened against what did. */
 function outcomeOf(symptom: Symptom): { expected: Shown; actual: Shown } {
   if (symptom.kind === 'value') return { expected: { code: symptom.expected }, actual: { code: symptom.actual } };
-  if (symptom.kind === 'no-throw') return { expected: { words: symptom.error ? `a ${symptom.error}` : symptom.rejects ? 'a rejection' : 'an error' }, actual: { words: 'none' } };
+  if (symptom.kind === 'no-throw')
+    return {
+      expected: { words: symptom.error ? `a ${symptom.error}` : symptom.rejects ? 'a rejection' : 'an error' },
+      actual: { words: 'none' },
+    };
   return { expected: { words: 'no error' }, actual: { code: symptom.error } };
 }
 
@@ -64,7 +70,8 @@ function terse({ title, symptom, repro, input }: Report): string[] {
   let outcome: string;
   if (symptom.kind === 'error') outcome = sentence(render(`It ${symptom.thrown ? 'throws' : 'fails with'}`, actual));
   else if (symptom.kind === 'no-throw') outcome = sentence(render('It returns normally; expected', expected));
-  else if (isBlock(expected) || isBlock(actual)) outcome = `${sentence(render('Expected', expected))}\n\n${sentence(render('Got', actual))}`;
+  else if (isBlock(expected) || isBlock(actual))
+    outcome = `${sentence(render('Expected', expected))}\n\n${sentence(render('Got', actual))}`;
   else outcome = `${render('Expected', expected)}, ${render('got', actual)}.`;
   return [title, '', outcome, ...(repro ? ['', `Repro with ${input.packageName}@${input.packageVersion}:`, '', ...reproBlock(repro)] : [])];
 }
@@ -72,16 +79,34 @@ function terse({ title, symptom, repro, input }: Report): string[] {
 /** What I did, expected, actual, the repro and the environment, each under a heading. */
 function detailed({ title, symptom, subject, repro, others, input }: Report): string[] {
   const { expected, actual } = outcomeOf(symptom);
-  const section = (shown: Shown): string => ('words' in shown ? `${shown.words[0]!.toUpperCase()}${shown.words.slice(1)}.` : render('', shown));
+  const section = (shown: Shown): string =>
+    'words' in shown ? `${shown.words[0]!.toUpperCase()}${shown.words.slice(1)}.` : render('', shown);
   // Without a repro there is no code below to point at.
-  const did = subject.call ? `I called \`${subject.call.shown}\`${subject.checked ? ` and looked at \`${subject.checked}\`` : ''}.` : repro ? 'I ran the code below.' : `I used ${input.packageName} as its documentation describes.`;
+  const did = subject.call
+    ? `I called \`${subject.call.shown}\`${subject.checked ? ` and looked at \`${subject.checked}\`` : ''}.`
+    : repro
+      ? 'I ran the code below.'
+      : `I used ${input.packageName} as its documentation describes.`;
   return [
-    title, '',
-    '### What I did', '', `${did}${others > 0 ? ' Other calls misbehave as well; this is the smallest case I could cut down.' : ''}`, '',
-    '### Expected', '', section(expected), '',
-    '### Actual', '', section(actual), '',
+    title,
+    '',
+    '### What I did',
+    '',
+    `${did}${others > 0 ? ' Other calls misbehave as well; this is the smallest case I could cut down.' : ''}`,
+    '',
+    '### Expected',
+    '',
+    section(expected),
+    '',
+    '### Actual',
+    '',
+    section(actual),
+    '',
     ...(repro ? ['### Reproduction', '', ...reproBlock(repro)] : []),
-    '### Environment', '', `- ${input.packageName} ${input.packageVersion}`, ...(input.nodeVersion ? [`- Node.js ${input.nodeVersion}`] : []),
+    '### Environment',
+    '',
+    `- ${input.packageName} ${input.packageVersion}`,
+    ...(input.nodeVersion ? [`- Node.js ${input.nodeVersion}`] : []),
   ];
 }
 
@@ -89,16 +114,19 @@ function detailed({ title, symptom, subject, repro, others, input }: Report): st
 function story({ title, symptom, subject, repro, input }: Report): string[] {
   const when = subject.call ? `when I call \`${subject.call.shown}\`` : repro ? 'when I run the code below' : 'in normal use';
   let what: string;
-  if (symptom.kind === 'no-throw') what = render(`${symptom.rejects ? 'the promise resolves' : 'it returns normally'}, though I expected`, outcomeOf(symptom).expected);
+  if (symptom.kind === 'no-throw')
+    what = render(`${symptom.rejects ? 'the promise resolves' : 'it returns normally'}, though I expected`, outcomeOf(symptom).expected);
   else if (symptom.kind === 'error') what = render(`it ${symptom.thrown ? 'throws' : 'fails with'}`, { code: symptom.error });
-  else if (!fitsTitle(symptom)) what = `the result is not what I expect.\n\n${sentence(render('Expected', { code: symptom.expected }))}\n\n${render('Got', { code: symptom.actual })}`;
+  else if (!fitsTitle(symptom))
+    what = `the result is not what I expect.\n\n${sentence(render('Expected', { code: symptom.expected }))}\n\n${render('Got', { code: symptom.actual })}`;
   else what = `${subject.checked ? `\`${subject.checked}\` is` : 'I get'} \`${symptom.actual}\` instead of \`${symptom.expected}\``;
   return [
-    title, '',
-    sentence(`I'm using ${input.packageName} ${input.packageVersion} in a project, and ${when}, ${what}`), '',
+    title,
+    '',
+    sentence(`I'm using ${input.packageName} ${input.packageVersion} in a project, and ${when}, ${what}`),
+    '',
     ...(repro ? ['Here is a small script that shows it:', '', ...reproBlock(repro)] : []),
   ];
 }
 
 export const WRITERS: Record<StatementStyle, (report: Report) => string[]> = { terse, detailed, story };
-

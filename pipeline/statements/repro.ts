@@ -63,9 +63,11 @@ function testAt(file: SourceFile, line: number): TestAt | null {
     if (node.loc && (node.loc.start.line > line || node.loc.end.line < line)) return;
     if (node.type === 'CallExpression' && isTestCall(node)) {
       const callback = node.arguments.at(-1);
-      if (callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression')) found = { body: callback.body, scopes: [...scopes] };
+      if (callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression'))
+        found = { body: callback.body, scopes: [...scopes] };
     }
-    const opensScope = (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') && node.body.type === 'BlockStatement';
+    const opensScope =
+      (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') && node.body.type === 'BlockStatement';
     if (opensScope) scopes.push((node.body as { body: Statement[] }).body);
     for (const child of childrenOf(node)) visit(child);
     if (opensScope) scopes.pop();
@@ -106,7 +108,7 @@ function fixturesFor(scopes: Statement[][], snippet: string, codeOf: (node: Node
   const available = scopes.flat().filter((statement) => declaredNames(statement).length > 0);
   const chosen = new Set<Statement>();
   let code = snippet;
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const statement of available) {
       if (!chosen.has(statement) && declaredNames(statement).some((name) => mentions(code, name))) {
@@ -121,7 +123,10 @@ function fixturesFor(scopes: Statement[][], snippet: string, codeOf: (node: Node
 
 function dedent(text: string): string {
   const lines = text.split('\n');
-  const indents = lines.slice(1).filter((line) => line.trim() !== '').map((line) => line.match(/^\s*/)![0].length);
+  const indents = lines
+    .slice(1)
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.match(/^\s*/)![0].length);
   const cut = Math.min(...indents, Infinity);
   return lines.map((line, index) => (index === 0 || !Number.isFinite(cut) ? line.trimStart() : line.slice(cut))).join('\n');
 }
@@ -132,13 +137,18 @@ const LAYOUT_FOLDERS = new Set(['src', 'lib', 'dist', 'build', 'out', 'esm', 'cj
 
 /** A repository-relative module path as a package subpath: no extension, no `/index`. */
 function modulePath(path: string): string {
-  const bare = normalize(path).replace(SOURCE_EXTENSION, '').replace(/(^|\/)index$/, '').replace(/\/$/, '');
+  const bare = normalize(path)
+    .replace(SOURCE_EXTENSION, '')
+    .replace(/(^|\/)index$/, '')
+    .replace(/\/$/, '');
   return bare === '.' ? '' : bare;
 }
 
 /** What identifies an entry file whether a test imports it from source or the manifest names the build. */
 function entryKey(path: string): string {
-  const parts = modulePath(path).split('/').filter((part) => part !== '');
+  const parts = modulePath(path)
+    .split('/')
+    .filter((part) => part !== '');
   while (parts.length > 0 && LAYOUT_FOLDERS.has(parts[0]!)) parts.shift();
   return parts.join('/');
 }
@@ -158,7 +168,10 @@ function publicSpecifiers(input: StatementInput, testFile: string): (specifier: 
 function relativeModuleArguments(file: SourceFile): StringLiteral[] {
   const found: StringLiteral[] = [];
   const visit = (node: Node): void => {
-    if (node.type === 'CallExpression' && (node.callee.type === 'Import' || (node.callee.type === 'Identifier' && node.callee.name === 'require'))) {
+    if (
+      node.type === 'CallExpression' &&
+      (node.callee.type === 'Import' || (node.callee.type === 'Identifier' && node.callee.name === 'require'))
+    ) {
       const [argument] = node.arguments;
       if (argument?.type === 'StringLiteral' && argument.value.startsWith('.')) found.push(argument);
     }

@@ -39,7 +39,8 @@ export function symptomOf(failure: NonNullable<FailedTest['failure']>): Symptom 
     return { kind: 'no-throw', rejects, error: /^Missing expected \w+ \((\w+)\)/.exec(failure.message)?.[1] ?? null };
   }
   // Values to compare make a wrong result, whatever class the runner gives its assertion error.
-  if (failure.expected !== undefined && failure.actual !== undefined) return { kind: 'value', expected: clip(failure.expected), actual: clip(failure.actual) };
+  if (failure.expected !== undefined && failure.actual !== undefined)
+    return { kind: 'value', expected: clip(failure.expected), actual: clip(failure.actual) };
   const thrown = failure.name !== undefined && failure.name !== 'AssertionError';
   const error = thrown && !failure.message.startsWith(failure.name!) ? `${failure.name}: ${failure.message}` : failure.message;
   return { kind: 'error', thrown, error: clip(error.split('\n')[0]!) };
@@ -73,7 +74,7 @@ function checkedNode(statement: Statement | null): Node | null {
   if (statement?.type === 'VariableDeclaration') return statement.declarations[0]?.init ?? null;
   if (statement?.type !== 'ExpressionStatement') return null;
   const expression = statement.expression.type === 'AwaitExpression' ? statement.expression.argument : statement.expression;
-  const subject = expression.type === 'CallExpression' ? assertionSubject(expression) ?? expression : expression;
+  const subject = expression.type === 'CallExpression' ? (assertionSubject(expression) ?? expression) : expression;
   // assert.throws(() => f(x)): the subject is the call inside the callback.
   if (subject.type === 'ArrowFunctionExpression' || subject.type === 'FunctionExpression') return soleExpression(subject.body) ?? subject;
   return subject;
@@ -87,7 +88,8 @@ function assignedValue(repro: Repro, name: string): Expression | null {
   for (const statement of repro.statements) {
     if (statement === repro.failing) break;
     if (statement.type === 'VariableDeclaration') {
-      for (const declarator of statement.declarations) if (declarator.id.type === 'Identifier' && declarator.id.name === name && declarator.init) value = declarator.init;
+      for (const declarator of statement.declarations)
+        if (declarator.id.type === 'Identifier' && declarator.id.name === name && declarator.init) value = declarator.init;
     } else if (statement.type === 'ExpressionStatement' && statement.expression.type === 'AssignmentExpression') {
       const { left, right } = statement.expression;
       if (left.type === 'Identifier' && left.name === name) value = right;
@@ -108,9 +110,15 @@ function callText(repro: Repro, call: CallExpression | NewExpression): NonNullab
   const calleeCode = textOf(repro, call.callee);
   let name = calleeCode;
   const { callee } = call;
-  if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.property.type === 'Identifier' && !callee.computed) {
+  if (
+    callee.type === 'MemberExpression' &&
+    callee.object.type === 'Identifier' &&
+    callee.property.type === 'Identifier' &&
+    !callee.computed
+  ) {
     const instance = assignedValue(repro, callee.object.name);
-    if (instance?.type === 'NewExpression' && instance.callee.type === 'Identifier') name = `${instance.callee.name}.${callee.property.name}`;
+    if (instance?.type === 'NewExpression' && instance.callee.type === 'Identifier')
+      name = `${instance.callee.name}.${callee.property.name}`;
   }
   const prefix = call.type === 'NewExpression' ? 'new ' : '';
   const full = `${prefix}${name}${code.slice(code.indexOf(calleeCode) + calleeCode.length)}`;
@@ -139,6 +147,9 @@ export function subjectOf(repro: Repro | null): Subject {
   const originCall = origin?.type === 'AwaitExpression' ? origin.argument : origin;
   const shownChecked = checked.length <= SHOWN_LIMIT ? checked : null;
   if (!originCall || !isCall(originCall)) return { ...none, checked: shownChecked };
-  return { call: callText(repro, originCall), awaited: origin!.type === 'AwaitExpression', checked: value.type === 'Identifier' ? null : shownChecked };
+  return {
+    call: callText(repro, originCall),
+    awaited: origin!.type === 'AwaitExpression',
+    checked: value.type === 'Identifier' ? null : shownChecked,
+  };
 }
-

@@ -10,7 +10,15 @@ export function filesOf(sites: readonly Site[]): string[] {
 
 /** Each changed file's text with the candidate's bugs in it. */
 export function mutatedFiles(sites: readonly Site[], originalOf: (file: string) => string): Map<string, string> {
-  return new Map(filesOf(sites).map((file) => [file, applyEdits(originalOf(file), sites.filter((site) => site.file === file))]));
+  return new Map(
+    filesOf(sites).map((file) => [
+      file,
+      applyEdits(
+        originalOf(file),
+        sites.filter((site) => site.file === file),
+      ),
+    ]),
+  );
 }
 
 /** The patch that introduces the bugs and the one that repairs them, a diff per changed file. */

@@ -3,16 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { UserError } from '../common/errors.js';
-import {
-  BaselineTest,
-  Candidate,
-  type Environment,
-  ExportRecord,
-  FailedTest,
-  Issue,
-  Verdict,
-  type VerdictStatus,
-} from './records.js';
+import { BaselineTest, Candidate, type Environment, ExportRecord, FailedTest, Issue, Verdict, type VerdictStatus } from './records.js';
 import { META, STAGE_SUMMARIES, type MetaKey, type MetaValue, type StageName, type StageSummary } from './summaries.js';
 
 const SCHEMA = `
@@ -64,7 +55,10 @@ export class RunStore {
     const used = (this.db.prepare('SELECT COUNT(*) AS n FROM stages').get() as { n: number }).n > 0;
     if (used && version?.value !== String(SCHEMA_VERSION)) {
       this.db.close();
-      throw new UserError(`the run in ${dirname(path)} was made by an older swesynth and its records do not fit this one`, 'start it over with --fresh');
+      throw new UserError(
+        `the run in ${dirname(path)} was made by an older swesynth and its records do not fit this one`,
+        'start it over with --fresh',
+      );
     }
     this.setMeta('schema', SCHEMA_VERSION);
   }
@@ -80,7 +74,9 @@ export class RunStore {
 
   setMeta<K extends MetaKey>(key: K, value: MetaValue<K>): void {
     const checked = META[key].parse(value);
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(checked));
+    this.db
+      .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+      .run(key, JSON.stringify(checked));
   }
 
   /** What setup learned about the repository; every later stage needs it. */
@@ -98,7 +94,9 @@ export class RunStore {
   finishStage<S extends StageName>(name: S, summary: StageSummary<S>): void {
     const checked = STAGE_SUMMARIES[name].parse(summary);
     this.db
-      .prepare('INSERT INTO stages (name, finished_at, summary) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET finished_at = excluded.finished_at, summary = excluded.summary')
+      .prepare(
+        'INSERT INTO stages (name, finished_at, summary) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET finished_at = excluded.finished_at, summary = excluded.summary',
+      )
       .run(name, new Date().toISOString(), JSON.stringify(checked));
   }
 
@@ -133,7 +131,9 @@ export class RunStore {
   /** Candidates with no verdict yet, in generation order. */
   unvalidated(): Candidate[] {
     const rows = this.db
-      .prepare('SELECT c.record FROM candidates c LEFT JOIN verdicts v ON v.candidate_id = c.id WHERE v.candidate_id IS NULL ORDER BY c.seq')
+      .prepare(
+        'SELECT c.record FROM candidates c LEFT JOIN verdicts v ON v.candidate_id = c.id WHERE v.candidate_id IS NULL ORDER BY c.seq',
+      )
       .all() as Array<{ record: string }>;
     return parseAll(Candidate, rows);
   }
@@ -150,32 +150,47 @@ export class RunStore {
   saveVerdict(verdict: Verdict, failed: FailedTest[]): void {
     const insertFailed = this.db.prepare('INSERT OR REPLACE INTO failed_tests (candidate_id, test_id, record) VALUES (?, ?, ?)');
     this.transaction(() => {
-      this.db.prepare('INSERT INTO verdicts (candidate_id, status, record) VALUES (?, ?, ?)').run(verdict.candidateId, verdict.status, JSON.stringify(Verdict.parse(verdict)));
+      this.db
+        .prepare('INSERT INTO verdicts (candidate_id, status, record) VALUES (?, ?, ?)')
+        .run(verdict.candidateId, verdict.status, JSON.stringify(Verdict.parse(verdict)));
       for (const test of failed) insertFailed.run(test.candidateId, test.testId, JSON.stringify(FailedTest.parse(test)));
     });
   }
 
   verdicts(): Verdict[] {
-    const rows = this.db.prepare('SELECT v.record FROM verdicts v JOIN candidates c ON c.id = v.candidate_id ORDER BY c.seq').all() as Array<{ record: string }>;
+    const rows = this.db
+      .prepare('SELECT v.record FROM verdicts v JOIN candidates c ON c.id = v.candidate_id ORDER BY c.seq')
+      .all() as Array<{ record: string }>;
     return parseAll(Verdict, rows);
   }
 
   failedTests(candidateId: string): FailedTest[] {
-    return parseAll(FailedTest, this.db.prepare('SELECT record FROM failed_tests WHERE candidate_id = ? ORDER BY rowid').all(candidateId) as Array<{ record: string }>);
+    return parseAll(
+      FailedTest,
+      this.db.prepare('SELECT record FROM failed_tests WHERE candidate_id = ? ORDER BY rowid').all(candidateId) as Array<{
+        record: string;
+      }>,
+    );
   }
 
   saveIssue(issue: Issue): void {
-    this.db.prepare('INSERT OR REPLACE INTO issues (candidate_id, status, record) VALUES (?, ?, ?)').run(issue.candidateId, issue.status, JSON.stringify(Issue.parse(issue)));
+    this.db
+      .prepare('INSERT OR REPLACE INTO issues (candidate_id, status, record) VALUES (?, ?, ?)')
+      .run(issue.candidateId, issue.status, JSON.stringify(Issue.parse(issue)));
   }
 
   issues(): Issue[] {
-    const rows = this.db.prepare('SELECT i.record FROM issues i JOIN candidates c ON c.id = i.candidate_id ORDER BY c.seq').all() as Array<{ record: string }>;
+    const rows = this.db.prepare('SELECT i.record FROM issues i JOIN candidates c ON c.id = i.candidate_id ORDER BY c.seq').all() as Array<{
+      record: string;
+    }>;
     return parseAll(Issue, rows);
   }
 
   /** An export of the same dataset version to another output folder takes the place of the earlier record. */
   saveExport(record: ExportRecord): void {
-    this.db.prepare('INSERT OR REPLACE INTO exports (dataset, version, record) VALUES (?, ?, ?)').run(record.dataset, record.version, JSON.stringify(ExportRecord.parse(record)));
+    this.db
+      .prepare('INSERT OR REPLACE INTO exports (dataset, version, record) VALUES (?, ?, ?)')
+      .run(record.dataset, record.version, JSON.stringify(ExportRecord.parse(record)));
   }
 
   exports(): ExportRecord[] {
@@ -184,7 +199,10 @@ export class RunStore {
 
   /** Verdict counts by status. */
   verdictCounts(): Record<string, number> {
-    const rows = this.db.prepare('SELECT status, COUNT(*) AS n FROM verdicts GROUP BY status').all() as Array<{ status: string; n: number }>;
+    const rows = this.db.prepare('SELECT status, COUNT(*) AS n FROM verdicts GROUP BY status').all() as Array<{
+      status: string;
+      n: number;
+    }>;
     return Object.fromEntries(rows.map((row) => [row.status, row.n]));
   }
 }

@@ -31,10 +31,15 @@ export async function learnCoverage(request: CoverageRequest): Promise<CoverageM
   const started = performance.now();
   const testFiles: TestFileCoverage[] = [];
   const known: Record<string, Set<string>> = {};
-  await runConcurrently(request.only, request.concurrency, (file) => coverageOf(file, request), (_file, { coverage, loaded }) => {
-    testFiles.push(coverage);
-    for (const [path, entry] of Object.entries(loaded)) for (const name of entry.known) (known[path] ??= new Set()).add(name);
-  });
+  await runConcurrently(
+    request.only,
+    request.concurrency,
+    (file) => coverageOf(file, request),
+    (_file, { coverage, loaded }) => {
+      testFiles.push(coverage);
+      for (const [path, entry] of Object.entries(loaded)) for (const name of entry.known) (known[path] ??= new Set()).add(name);
+    },
+  );
   testFiles.sort((a, b) => a.file.localeCompare(b.file));
   return {
     testFiles,
@@ -43,21 +48,33 @@ export async function learnCoverage(request: CoverageRequest): Promise<CoverageM
   };
 }
 
-async function coverageOf(file: string, request: CoverageRequest): Promise<{ coverage: TestFileCoverage; loaded: Record<string, LoadedFile> }> {
+async function coverageOf(
+  file: string,
+  request: CoverageRequest,
+): Promise<{ coverage: TestFileCoverage; loaded: Record<string, LoadedFile> }> {
   const sandbox = await request.open();
   const dir = `.swesynth-coverage-${randomUUID()}`;
   const summary = `${dir}.json`;
   try {
-    const nodeOptions = [request.env.NODE_OPTIONS, `--require=${sandbox.tools.runnerFile('coverage-preload.cjs')}`].filter(Boolean).join(' ');
+    const nodeOptions = [request.env.NODE_OPTIONS, `--require=${sandbox.tools.runnerFile('coverage-preload.cjs')}`]
+      .filter(Boolean)
+      .join(' ');
     const run = await runSuites(sandbox, request.suites, {
       testFiles: request.testFiles,
       only: [file],
       timeoutMs: request.timeoutMs,
       env: { NODE_V8_COVERAGE: `${sandbox.root}/${dir}`, NODE_OPTIONS: nodeOptions },
     });
-    const summarized = await sandbox.exec({ file: sandbox.tools.node, args: [sandbox.tools.runnerFile('coverage-summary.mjs'), dir, sandbox.root, summary] }, { timeoutMs: request.timeoutMs });
+    const summarized = await sandbox.exec(
+      { file: sandbox.tools.node, args: [sandbox.tools.runnerFile('coverage-summary.mjs'), dir, sandbox.root, summary] },
+      { timeoutMs: request.timeoutMs },
+    );
     const loaded: Record<string, LoadedFile> = summarized.exitCode === 0 ? JSON.parse(await sandbox.readFile(summary)) : {};
-    const executed = Object.fromEntries(Object.entries(loaded).filter(([path]) => path !== file).map(([path, entry]) => [path, entry.executed]));
+    const executed = Object.fromEntries(
+      Object.entries(loaded)
+        .filter(([path]) => path !== file)
+        .map(([path, entry]) => [path, entry.executed]),
+    );
     // Coverage saw the test file itself run, or its runner hid its processes from coverage and
     // nothing can be said of what it executes. (A file of type-level tests runs and executes nothing.)
     const measured = run.kind === 'results' && file in loaded;

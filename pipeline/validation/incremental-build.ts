@@ -46,7 +46,8 @@ export class TranspileBuild {
     if (/\.c[jt]sx?$/.test(file)) return ts.ModuleKind.CommonJS;
     for (let dir = dirname(file); dir.startsWith(this.workspace); dir = dirname(dir)) {
       const manifest = join(dir, 'package.json');
-      if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type === 'module' ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS;
+      if (existsSync(manifest))
+        return JSON.parse(readFileSync(manifest, 'utf8')).type === 'module' ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS;
       if (dir === this.workspace) break;
     }
     return ts.ModuleKind.CommonJS;
@@ -60,7 +61,10 @@ export class TranspileBuild {
     const outputs = ts.getOutputFileNames(this.config, absolute, false);
     const script = outputs.find((output) => /\.[cm]?js$/.test(output));
     if (!script) return null;
-    const result = ts.transpileModule(text, { compilerOptions: { ...this.config.options, module: this.moduleKindOf(absolute) }, fileName: absolute });
+    const result = ts.transpileModule(text, {
+      compilerOptions: { ...this.config.options, module: this.moduleKindOf(absolute) },
+      fileName: absolute,
+    });
     const emitted = new Map([[relative(this.workspace, script), result.outputText]]);
     const map = outputs.find((output) => output.endsWith('.map') && !output.endsWith('.d.ts.map'));
     if (map && result.sourceMapText) emitted.set(relative(this.workspace, map), result.sourceMapText);

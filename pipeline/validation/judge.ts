@@ -78,7 +78,14 @@ function tally(candidate: Pick<Candidate, 'id'>, stable: BaselineTest[], runResu
     }
     failToPass.push(test.id);
     const failure = result?.failure ?? crashes.get(test.file)?.failure;
-    failed.push({ candidateId: candidate.id, testId: test.id, file: test.file, titlePath: test.titlePath, status: result?.status ?? 'missing', ...(failure ? { failure } : {}) });
+    failed.push({
+      candidateId: candidate.id,
+      testId: test.id,
+      file: test.file,
+      titlePath: test.titlePath,
+      status: result?.status ?? 'missing',
+      ...(failure ? { failure } : {}),
+    });
   }
   return { failToPass, passToPass, failed };
 }
@@ -111,7 +118,11 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   const run = async (request: SuitesRequest) => {
     const result = await runSuites(sandbox, ctx.suites, request);
     // Runners with parallel workers report more test time than passed on the clock.
-    if (result.kind === 'results') testsMs += Math.min(result.durationMs, result.results.reduce((sum, test) => sum + test.durationMs, 0));
+    if (result.kind === 'results')
+      testsMs += Math.min(
+        result.durationMs,
+        result.results.reduce((sum, test) => sum + test.durationMs, 0),
+      );
     return result;
   };
   /** Runs the mutant's tests; a run with no verdict on the mutant (a timeout, a broken report) ends judging. */
@@ -157,10 +168,19 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
     const only = [...new Set(failed.map((test) => test.file))];
     const fixed = await run({ ...ctx.request, only, timeoutMs: ctx.environment.timeoutMs });
-    const passing = new Set(fixed.kind === 'results' ? fixed.results.filter((result) => result.status === 'pass').map((result) => result.id) : []);
+    const passing = new Set(
+      fixed.kind === 'results' ? fixed.results.filter((result) => result.status === 'pass').map((result) => result.id) : [],
+    );
     const stillFailing = failToPass.filter((id) => !passing.has(id));
     if (stillFailing.length > 0) {
-      return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: `still failing after the fix: ${stillFailing.slice(0, 5).join(', ')}` }), failed: [] };
+      return {
+        verdict: verdict('fix-failed', {
+          failToPass,
+          passToPass,
+          detail: `still failing after the fix: ${stillFailing.slice(0, 5).join(', ')}`,
+        }),
+        failed: [],
+      };
     }
     return { verdict: verdict('kept', { failToPass, passToPass }), failed };
   } finally {
@@ -254,12 +274,15 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
   const reproducible = new Map<string, Promise<boolean>>();
   const reproduces = (sandbox: Sandbox, file: string, text: string): Promise<boolean> => {
     if (!reproducible.has(file)) {
-      reproducible.set(file, (async () => {
-        const emitted = transpile?.emit(file, text);
-        if (!emitted) return false;
-        for (const [output, expected] of emitted) if ((await sandbox.readFile(output).catch(() => undefined)) !== expected) return false;
-        return true;
-      })());
+      reproducible.set(
+        file,
+        (async () => {
+          const emitted = transpile?.emit(file, text);
+          if (!emitted) return false;
+          for (const [output, expected] of emitted) if ((await sandbox.readFile(output).catch(() => undefined)) !== expected) return false;
+          return true;
+        })(),
+      );
     }
     return reproducible.get(file)!;
   };
@@ -282,7 +305,8 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
       const alone = (await Promise.all([...changed.keys()].map((file) => reproduces(sandbox, file, originals.get(file)!)))).every(Boolean);
       if (alone) {
         this.rebuilds.alone++;
-        for (const [file, text] of changed) for (const [output, emitted] of transpile!.emit(file, text)!) await sandbox.writeFile(output, emitted);
+        for (const [file, text] of changed)
+          for (const [output, emitted] of transpile!.emit(file, text)!) await sandbox.writeFile(output, emitted);
         return undefined;
       }
       this.rebuilds.full++;

@@ -68,14 +68,21 @@ export function coveringTestFiles(coverage: CoverageMap, sites: Pick<Site, 'file
  * changed file (parse.test.ts for parse.ts), then the one calling the function most often, then
  * the fastest. The timeout scales with their baseline time and never exceeds the whole suite's.
  */
-export function selectTests(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[], timeouts: { factor: number; minimumMs: number; wholeSuiteMs: number }): Selection {
+export function selectTests(
+  coverage: CoverageMap,
+  sites: Pick<Site, 'file' | 'unit'>[],
+  timeouts: { factor: number; minimumMs: number; wholeSuiteMs: number },
+): Selection {
   const byFile = new Map(coverage.testFiles.map((test) => [test.file, test]));
   const stems = new Set(sites.map((site) => withoutExtension(site.file).split('/').pop()!));
   const names = new Set(sites.map((site) => runtimeName(site.unit)));
   const rank = (file: string) => {
     const test = byFile.get(file)!;
     const base = file.split('/').pop()!.split('.')[0]!;
-    const calls = Object.values(test.executed).reduce((sum, executed) => sum + [...names].reduce((n, name) => n + callsOf(executed, name), 0), 0);
+    const calls = Object.values(test.executed).reduce(
+      (sum, executed) => sum + [...names].reduce((n, name) => n + callsOf(executed, name), 0),
+      0,
+    );
     return { named: stems.has(base) ? 0 : 1, calls, durationMs: test.durationMs };
   };
   const files = coveringTestFiles(coverage, sites)

@@ -22,12 +22,17 @@ describe('break-continue-swap', () => {
   });
 
   it('leaves labeled jumps alone', () => {
-    expect(mutate(breakContinueSwap, 'function f(m) { outer: for (const row of m) { for (const x of row) { if (x) continue outer; if (!x) break outer; } } }')).toEqual([]);
+    expect(
+      mutate(
+        breakContinueSwap,
+        'function f(m) { outer: for (const row of m) { for (const x of row) { if (x) continue outer; if (!x) break outer; } } }',
+      ),
+    ).toEqual([]);
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(breakContinueSwap, 'function f(xs: number[]): void { do { if (xs.pop()! > 0) break; } while (xs.length); }', 'src/example.ts')).toEqual([
-      'function f(xs: number[]): void { do { if (xs.pop()! > 0) continue; } while (xs.length); }',
-    ]);
+    expect(
+      mutate(breakContinueSwap, 'function f(xs: number[]): void { do { if (xs.pop()! > 0) break; } while (xs.length); }', 'src/example.ts'),
+    ).toEqual(['function f(xs: number[]): void { do { if (xs.pop()! > 0) continue; } while (xs.length); }']);
   });
 });

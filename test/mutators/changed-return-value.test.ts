@@ -38,12 +38,17 @@ describe('changed-return-value', () => {
   });
 
   it('skips empty values, null, undefined and returns that are not literals', () => {
-    expect(mutate(changedReturnValue, "function f(a) { if (a) return ''; if (a.b) return []; if (a.c) return {}; if (a.d) return null; if (a.e) return undefined; if (a.f) return; return a; }")).toEqual([]);
+    expect(
+      mutate(
+        changedReturnValue,
+        "function f(a) { if (a) return ''; if (a.b) return []; if (a.c) return {}; if (a.d) return null; if (a.e) return undefined; if (a.f) return; return a; }",
+      ),
+    ).toEqual([]);
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(changedReturnValue, 'const f = (a: number): boolean => a > 0 || false; function g(): number { return 3; }', 'src/example.ts')).toEqual([
-      'const f = (a: number): boolean => a > 0 || false; function g(): number { return 0; }',
-    ]);
+    expect(
+      mutate(changedReturnValue, 'const f = (a: number): boolean => a > 0 || false; function g(): number { return 3; }', 'src/example.ts'),
+    ).toEqual(['const f = (a: number): boolean => a > 0 || false; function g(): number { return 0; }']);
   });
 });

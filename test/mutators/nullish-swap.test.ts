@@ -25,11 +25,13 @@ describe('nullish-swap', () => {
   });
 
   it('skips left sides on which ?? and || decide alike', () => {
-    expect(mutate(nullishSwap, "function f(a) { return [null ?? a, undefined || a, {} || a, 'x' ?? a, new Map() || a, typeof a || 'none']; }")).toEqual([]);
+    expect(
+      mutate(nullishSwap, "function f(a) { return [null ?? a, undefined || a, {} || a, 'x' ?? a, new Map() || a, typeof a || 'none']; }"),
+    ).toEqual([]);
   });
 
   it('keeps the falsy literals, where the two differ', () => {
-    expect(mutate(nullishSwap, "function f(a) { return 0 || a; }")).toEqual(['function f(a) { return 0 ?? a; }']);
+    expect(mutate(nullishSwap, 'function f(a) { return 0 || a; }')).toEqual(['function f(a) { return 0 ?? a; }']);
   });
 
   it('works on TypeScript', () => {

@@ -17,16 +17,23 @@ describe('removed-assignment', () => {
   });
 
   it('leaves the only statement of a loop, if or else body to the operators that remove those', () => {
-    expect(mutate(removedAssignment, 'function f(xs) { let n = 0; for (const x of xs) { n += x; } if (n) { n = 1; } if (xs) g(); else { n = 2; } return n; }')).toEqual([]);
+    expect(
+      mutate(
+        removedAssignment,
+        'function f(xs) { let n = 0; for (const x of xs) { n += x; } if (n) { n = 1; } if (xs) g(); else { n = 2; } return n; }',
+      ),
+    ).toEqual([]);
   });
 
   it('removes the only statement of an if body that has an else', () => {
-    expect(mutate(removedAssignment, 'function f(n) { if (n) { n = 1; } else { g(); } return n; }')).toEqual(['function f(n) { if (n) {  } else { g(); } return n; }']);
+    expect(mutate(removedAssignment, 'function f(n) { if (n) { n = 1; } else { g(); } return n; }')).toEqual([
+      'function f(n) { if (n) {  } else { g(); } return n; }',
+    ]);
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(removedAssignment, 'function f(a: { n: number }): void { (a as { n: number }).n = 1; g(a); }', 'src/example.ts')).toEqual([
-      'function f(a: { n: number }): void {  g(a); }',
-    ]);
+    expect(mutate(removedAssignment, 'function f(a: { n: number }): void { (a as { n: number }).n = 1; g(a); }', 'src/example.ts')).toEqual(
+      ['function f(a: { n: number }): void {  g(a); }'],
+    );
   });
 });

@@ -21,8 +21,12 @@ describe('removed-await', () => {
   });
 
   it('keeps the await of for await and works on TypeScript', () => {
-    expect(mutate(removedAwait, 'async function f(a: AsyncIterable<number>) { for await (const x of a) use(x); const n = await (a as any); }', 'src/example.ts')).toEqual([
-      'async function f(a: AsyncIterable<number>) { for await (const x of a) use(x); const n = (a as any); }',
-    ]);
+    expect(
+      mutate(
+        removedAwait,
+        'async function f(a: AsyncIterable<number>) { for await (const x of a) use(x); const n = await (a as any); }',
+        'src/example.ts',
+      ),
+    ).toEqual(['async function f(a: AsyncIterable<number>) { for await (const x of a) use(x); const n = (a as any); }']);
   });
 });

@@ -4,7 +4,8 @@ import { mutate } from './helpers.js';
 
 describe('removed-catch-handling', () => {
   it('swallows the error, or lets it propagate with the try block and its comments moved out one level', () => {
-    const code = 'function f(text) {\n  try {\n    // may throw\n    const data = JSON.parse(text);\n    return data.value;\n  } catch (error) {\n    log(error);\n    return null;\n  }\n}\n';
+    const code =
+      'function f(text) {\n  try {\n    // may throw\n    const data = JSON.parse(text);\n    return data.value;\n  } catch (error) {\n    log(error);\n    return null;\n  }\n}\n';
     expect(mutate(removedCatchHandling, code)).toEqual([
       'function f(text) {\n  try {\n    // may throw\n    const data = JSON.parse(text);\n    return data.value;\n  } catch (error) {}\n}\n',
       'function f(text) {\n  // may throw\n  const data = JSON.parse(text);\n  return data.value;\n}\n',
@@ -20,8 +21,12 @@ describe('removed-catch-handling', () => {
     expect(mutate(removedCatchHandling, 'function f(a) { try { g(); } catch (e) { h(e); } finally { k(); } }')).toEqual([
       'function f(a) { try { g(); } catch (e) {} finally { k(); } }',
     ]);
-    expect(mutate(removedCatchHandling, 'function f(a) { if (a) try { g(); } catch (e) { h(e); } }')).toEqual(['function f(a) { if (a) try { g(); } catch (e) {} }']);
-    expect(mutate(removedCatchHandling, 'function f(a) { try { g(); } catch (e) { throw e; } }')).toEqual(['function f(a) { try { g(); } catch (e) {} }']);
+    expect(mutate(removedCatchHandling, 'function f(a) { if (a) try { g(); } catch (e) { h(e); } }')).toEqual([
+      'function f(a) { if (a) try { g(); } catch (e) {} }',
+    ]);
+    expect(mutate(removedCatchHandling, 'function f(a) { try { g(); } catch (e) { throw e; } }')).toEqual([
+      'function f(a) { try { g(); } catch (e) {} }',
+    ]);
   });
 
   it('skips an empty try, whose catch never runs, and a try without catch', () => {
@@ -29,7 +34,13 @@ describe('removed-catch-handling', () => {
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(removedCatchHandling, 'function f(): number { try { return g() as number; } catch (e: unknown) { return -1; } }', 'src/example.ts')).toEqual([
+    expect(
+      mutate(
+        removedCatchHandling,
+        'function f(): number { try { return g() as number; } catch (e: unknown) { return -1; } }',
+        'src/example.ts',
+      ),
+    ).toEqual([
       'function f(): number { try { return g() as number; } catch (e: unknown) {} }',
       'function f(): number { return g() as number; }',
     ]);

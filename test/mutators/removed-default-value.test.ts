@@ -18,7 +18,9 @@ describe('removed-default-value', () => {
   });
 
   it('keeps the TypeScript annotation', () => {
-    expect(mutate(removedDefaultValue, 'class A { constructor(private n: number = 1) {} } function f(b: string = "x") {}', 'src/example.ts')).toEqual([
+    expect(
+      mutate(removedDefaultValue, 'class A { constructor(private n: number = 1) {} } function f(b: string = "x") {}', 'src/example.ts'),
+    ).toEqual([
       'class A { constructor(private n: number) {} } function f(b: string = "x") {}',
       'class A { constructor(private n: number = 1) {} } function f(b: string) {}',
     ]);

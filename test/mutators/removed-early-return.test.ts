@@ -4,7 +4,8 @@ import { mutate } from './helpers.js';
 
 describe('removed-early-return', () => {
   it('removes guard clauses that return or throw, line and all', () => {
-    const code = 'function f(a) {\n  if (!a) return null;\n  if (a.broken) {\n    log(a);\n    throw new Error("broken");\n  }\n  return a.value;\n}\n';
+    const code =
+      'function f(a) {\n  if (!a) return null;\n  if (a.broken) {\n    log(a);\n    throw new Error("broken");\n  }\n  return a.value;\n}\n';
     expect(mutate(removedEarlyReturn, code)).toEqual([
       'function f(a) {\n  if (a.broken) {\n    log(a);\n    throw new Error("broken");\n  }\n  return a.value;\n}\n',
       'function f(a) {\n  if (!a) return null;\n  return a.value;\n}\n',
@@ -25,8 +26,8 @@ describe('removed-early-return', () => {
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(removedEarlyReturn, 'function f(a?: string): number { if (a === undefined) return 0; return a.length; }', 'src/example.ts')).toEqual([
-      'function f(a?: string): number {  return a.length; }',
-    ]);
+    expect(
+      mutate(removedEarlyReturn, 'function f(a?: string): number { if (a === undefined) return 0; return a.length; }', 'src/example.ts'),
+    ).toEqual(['function f(a?: string): number {  return a.length; }']);
   });
 });

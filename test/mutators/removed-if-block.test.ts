@@ -4,7 +4,8 @@ import { mutate } from './helpers.js';
 
 describe('removed-if-block', () => {
   it('removes an if without else, line and all', () => {
-    const code = 'function f(list) {\n  const out = [];\n  if (list.length > 2) {\n    out.push(list[0]);\n    out.push(list[1]);\n  }\n  return out;\n}\n';
+    const code =
+      'function f(list) {\n  const out = [];\n  if (list.length > 2) {\n    out.push(list[0]);\n    out.push(list[1]);\n  }\n  return out;\n}\n';
     expect(mutate(removedIfBlock, code)).toEqual(['function f(list) {\n  const out = [];\n  return out;\n}\n']);
   });
 
@@ -13,7 +14,8 @@ describe('removed-if-block', () => {
   });
 
   it('leaves guard clauses, loop exits and ifs with an else to other operators', () => {
-    const code = 'function f(xs) { for (const x of xs) { if (x < 0) { g(x); break; } if (x === 0) continue; h(x); } if (!xs) throw new Error(); if (xs.a) g(); else h(); }';
+    const code =
+      'function f(xs) { for (const x of xs) { if (x < 0) { g(x); break; } if (x === 0) continue; h(x); } if (!xs) throw new Error(); if (xs.a) g(); else h(); }';
     expect(mutate(removedIfBlock, code)).toEqual([]);
   });
 
@@ -26,8 +28,12 @@ describe('removed-if-block', () => {
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(removedIfBlock, 'function f(a: { x?: number }): void { if (a.x !== undefined) log(a.x as number); done(); }', 'src/example.ts')).toEqual([
-      'function f(a: { x?: number }): void {  done(); }',
-    ]);
+    expect(
+      mutate(
+        removedIfBlock,
+        'function f(a: { x?: number }): void { if (a.x !== undefined) log(a.x as number); done(); }',
+        'src/example.ts',
+      ),
+    ).toEqual(['function f(a: { x?: number }): void {  done(); }']);
   });
 });

@@ -17,8 +17,18 @@ describe('removed-loop', () => {
       '  return n;',
       '}',
     ].join('\n');
-    const without = (line: number) => code.split('\n').filter((_, i) => i !== line).join('\n');
-    expect(mutate(removedLoop, code)).toEqual([without(2), without(3), code.replace('  for (const x of xs) {\n    n -= x;\n  }\n', ''), without(7), without(8)]);
+    const without = (line: number) =>
+      code
+        .split('\n')
+        .filter((_, i) => i !== line)
+        .join('\n');
+    expect(mutate(removedLoop, code)).toEqual([
+      without(2),
+      without(3),
+      code.replace('  for (const x of xs) {\n    n -= x;\n  }\n', ''),
+      without(7),
+      without(8),
+    ]);
   });
 
   it('skips loops that are the body of another statement', () => {
@@ -26,7 +36,9 @@ describe('removed-loop', () => {
   });
 
   it('removes the outer loop rather than a loop that is its whole body', () => {
-    expect(mutate(removedLoop, 'function f(m) { for (const row of m) { for (const x of row) g(x); } h(); }')).toEqual(['function f(m) {  h(); }']);
+    expect(mutate(removedLoop, 'function f(m) { for (const row of m) { for (const x of row) g(x); } h(); }')).toEqual([
+      'function f(m) {  h(); }',
+    ]);
   });
 
   it('leaves a loop that is the whole body of an if without else to removed-if-block', () => {
@@ -34,8 +46,12 @@ describe('removed-loop', () => {
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(removedLoop, 'function f(xs: number[]): number { let n = 0; for (const x of xs as number[]) n += x; return n; }', 'src/example.ts')).toEqual([
-      'function f(xs: number[]): number { let n = 0;  return n; }',
-    ]);
+    expect(
+      mutate(
+        removedLoop,
+        'function f(xs: number[]): number { let n = 0; for (const x of xs as number[]) n += x; return n; }',
+        'src/example.ts',
+      ),
+    ).toEqual(['function f(xs: number[]): number { let n = 0;  return n; }']);
   });
 });

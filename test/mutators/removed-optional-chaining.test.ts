@@ -18,6 +18,8 @@ describe('removed-optional-chaining', () => {
   });
 
   it('works past a TypeScript non-null assertion', () => {
-    expect(mutate(removedOptionalChaining, 'function f(a: A) { return a.b!?.c; }', 'src/example.ts')).toEqual(['function f(a: A) { return a.b!.c; }']);
+    expect(mutate(removedOptionalChaining, 'function f(a: A) { return a.b!?.c; }', 'src/example.ts')).toEqual([
+      'function f(a: A) { return a.b!.c; }',
+    ]);
   });
 });

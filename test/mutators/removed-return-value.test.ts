@@ -15,10 +15,14 @@ describe('removed-return-value', () => {
   });
 
   it('leaves concise arrow bodies alone, but not returns in callbacks', () => {
-    expect(mutate(removedReturnValue, 'const f = (xs) => xs.map((x) => { return x + 1; });')).toEqual(['const f = (xs) => xs.map((x) => { return; });']);
+    expect(mutate(removedReturnValue, 'const f = (xs) => xs.map((x) => { return x + 1; });')).toEqual([
+      'const f = (xs) => xs.map((x) => { return; });',
+    ]);
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(removedReturnValue, 'function f(a: unknown): string { return a as string; }', 'src/example.ts')).toEqual(['function f(a: unknown): string { return; }']);
+    expect(mutate(removedReturnValue, 'function f(a: unknown): string { return a as string; }', 'src/example.ts')).toEqual([
+      'function f(a: unknown): string { return; }',
+    ]);
   });
 });

@@ -24,7 +24,12 @@ describe('removed-statement', () => {
   });
 
   it('leaves the only statement of a loop, catch, if or else body to the operators that remove those', () => {
-    expect(mutate(removedStatement, 'function f(xs) { for (const x of xs) { g(x); } try { h(); } catch (e) { log(e); } if (xs) { g(xs); } else { h(xs); } }')).toEqual([
+    expect(
+      mutate(
+        removedStatement,
+        'function f(xs) { for (const x of xs) { g(x); } try { h(); } catch (e) { log(e); } if (xs) { g(xs); } else { h(xs); } }',
+      ),
+    ).toEqual([
       'function f(xs) { for (const x of xs) { g(x); } try {  } catch (e) { log(e); } if (xs) { g(xs); } else { h(xs); } }',
       'function f(xs) { for (const x of xs) { g(x); } try { h(); } catch (e) { log(e); } if (xs) {  } else { h(xs); } }',
     ]);

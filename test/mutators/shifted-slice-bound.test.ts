@@ -26,7 +26,12 @@ describe('shifted-slice-bound', () => {
   });
 
   it('skips bounds where a shift changes nothing, spreads and other methods', () => {
-    expect(mutate(shiftedSliceBound, 'function f(s, r) { return [s.substring(-1), s.slice(undefined, Infinity), s.slice(...r), s.slice(), s.split(1)]; }')).toEqual([]);
+    expect(
+      mutate(
+        shiftedSliceBound,
+        'function f(s, r) { return [s.substring(-1), s.slice(undefined, Infinity), s.slice(...r), s.slice(), s.split(1)]; }',
+      ),
+    ).toEqual([]);
   });
 
   it('works on TypeScript', () => {

@@ -29,12 +29,18 @@ describe('shuffled-statements', () => {
   });
 
   it('takes a write to an element as a write to the whole array', () => {
-    expect(mutate(shuffledStatements, 'function f(xs, i) { xs[i] = 1; total = sum(xs); }')).toEqual(['function f(xs, i) { total = sum(xs); xs[i] = 1; }']);
-    expect(mutate(shuffledStatements, 'function f(xs, i) { xs[i] = 1; n = xs.length; }')).toEqual(['function f(xs, i) { n = xs.length; xs[i] = 1; }']);
+    expect(mutate(shuffledStatements, 'function f(xs, i) { xs[i] = 1; total = sum(xs); }')).toEqual([
+      'function f(xs, i) { total = sum(xs); xs[i] = 1; }',
+    ]);
+    expect(mutate(shuffledStatements, 'function f(xs, i) { xs[i] = 1; n = xs.length; }')).toEqual([
+      'function f(xs, i) { n = xs.length; xs[i] = 1; }',
+    ]);
   });
 
   it('never moves declarations or exits, nor swaps identical statements', () => {
-    expect(mutate(shuffledStatements, 'function f(a) { const b = g(a); g(b); function h() {} g(a); if (a) return; g(a); g(a); return b; }')).toEqual([
+    expect(
+      mutate(shuffledStatements, 'function f(a) { const b = g(a); g(b); function h() {} g(a); if (a) return; g(a); g(a); return b; }'),
+    ).toEqual([
       'function f(a) { const b = g(a); g(b); function h() {} if (a) return; g(a); g(a); g(a); return b; }',
       'function f(a) { const b = g(a); g(b); function h() {} g(a); g(a); if (a) return; g(a); return b; }',
     ]);

@@ -27,8 +27,8 @@ describe('swapped-if-else', () => {
   });
 
   it('works in TypeScript', () => {
-    expect(mutate(swappedIfElse, 'function f(a: number): string { if (a) return `${a as number}`; else return "none"; }', 'src/example.ts')).toEqual([
-      'function f(a: number): string { if (a) return "none"; else return `${a as number}`; }',
-    ]);
+    expect(
+      mutate(swappedIfElse, 'function f(a: number): string { if (a) return `${a as number}`; else return "none"; }', 'src/example.ts'),
+    ).toEqual(['function f(a: number): string { if (a) return "none"; else return `${a as number}`; }']);
   });
 });

@@ -4,7 +4,9 @@ import { mutate } from './helpers.js';
 
 describe('swapped-method-pair', () => {
   it('calls the twin method, optional calls included', () => {
-    expect(mutate(swappedMethodPair, "function f(s, list) { return s.startsWith('x') && list?.every(Boolean) && Object.keys(s); }")).toEqual([
+    expect(
+      mutate(swappedMethodPair, "function f(s, list) { return s.startsWith('x') && list?.every(Boolean) && Object.keys(s); }"),
+    ).toEqual([
       "function f(s, list) { return s.endsWith('x') && list?.every(Boolean) && Object.keys(s); }",
       "function f(s, list) { return s.startsWith('x') && list?.some(Boolean) && Object.keys(s); }",
       "function f(s, list) { return s.startsWith('x') && list?.every(Boolean) && Object.values(s); }",
@@ -12,7 +14,12 @@ describe('swapped-method-pair', () => {
   });
 
   it('swaps min/max and floor/ceil only on Math, and min/max only given two values', () => {
-    expect(mutate(swappedMethodPair, 'function f(a, b) { return Math.max(a, b) + Math.min(...a) + Math.ceil(a) + Math.max(a) + stats.min(a, b); }')).toEqual([
+    expect(
+      mutate(
+        swappedMethodPair,
+        'function f(a, b) { return Math.max(a, b) + Math.min(...a) + Math.ceil(a) + Math.max(a) + stats.min(a, b); }',
+      ),
+    ).toEqual([
       'function f(a, b) { return Math.min(a, b) + Math.min(...a) + Math.ceil(a) + Math.max(a) + stats.min(a, b); }',
       'function f(a, b) { return Math.max(a, b) + Math.max(...a) + Math.ceil(a) + Math.max(a) + stats.min(a, b); }',
       'function f(a, b) { return Math.max(a, b) + Math.min(...a) + Math.floor(a) + Math.max(a) + stats.min(a, b); }',
@@ -24,8 +31,8 @@ describe('swapped-method-pair', () => {
   });
 
   it('works on TypeScript generics', () => {
-    expect(mutate(swappedMethodPair, 'function f(a: number[]) { return a.reduce<number>((s, x) => s + x, 0); }', 'src/example.ts')).toEqual([
-      'function f(a: number[]) { return a.reduceRight<number>((s, x) => s + x, 0); }',
-    ]);
+    expect(mutate(swappedMethodPair, 'function f(a: number[]) { return a.reduce<number>((s, x) => s + x, 0); }', 'src/example.ts')).toEqual(
+      ['function f(a: number[]) { return a.reduceRight<number>((s, x) => s + x, 0); }'],
+    );
   });
 });

@@ -18,12 +18,27 @@ describe('unit discovery', () => {
       [1, 2].map((n) => n + 1);
     `;
     const names = discoverUnits(parseSource('src/a.ts', code)).map((unit) => unit.name);
-    expect(names).toEqual(['total', 'double', 'triple', 'half', 'Cart.add', 'Cart.size', 'Cart.#hidden', 'Cart.onClick', 'api.load', 'api.save', 'module.exports.helper']);
+    expect(names).toEqual([
+      'total',
+      'double',
+      'triple',
+      'half',
+      'Cart.add',
+      'Cart.size',
+      'Cart.#hidden',
+      'Cart.onClick',
+      'api.load',
+      'api.save',
+      'module.exports.helper',
+    ]);
   });
 
   it('attributes the code of a nested unit to that unit only, and callbacks to their enclosing unit', () => {
     const code = 'function outer(a) { function inner(b) { return b < 1; } return [a].filter((x) => x > 0); }';
-    const mutants = mutantsOf(parseSource('src/a.js', code), OPERATORS.filter((operator) => operator.name === 'comparison-boundary'));
+    const mutants = mutantsOf(
+      parseSource('src/a.js', code),
+      OPERATORS.filter((operator) => operator.name === 'comparison-boundary'),
+    );
     expect(mutants.map((mutant) => [mutant.unit.name, mutant.original])).toEqual([
       ['outer', '>'],
       ['inner', '<'],
@@ -55,7 +70,13 @@ describe('unit discovery', () => {
       '}',
       'const store = { get count() { return 1; } };',
     ].join('\n');
-    const units = discoverUnits(parseSource('src/box.js', code)).map(({ name, kind, startLine, endLine, complexity }) => ({ name, kind, startLine, endLine, complexity }));
+    const units = discoverUnits(parseSource('src/box.js', code)).map(({ name, kind, startLine, endLine, complexity }) => ({
+      name,
+      kind,
+      startLine,
+      endLine,
+      complexity,
+    }));
     expect(units).toEqual([
       { name: 'Box.size', kind: 'getter', startLine: 2, endLine: 2, complexity: 1 },
       // if, || → 3
@@ -91,7 +112,8 @@ describe('unit discovery', () => {
   it('skips units outside the complexity and length bounds', () => {
     const code = 'function tiny(a) { return a + 1; }\nfunction branchy(a) {\n  if (a) return a - 1;\n  return a > 2 ? a * 2 : 0;\n}\n';
     const source = parseSource('src/a.js', code);
-    const units = (bounds: { minComplexity: number; maxLines: number }) => [...new Set(mutantsOf(source, OPERATORS, { bounds }).map((mutant) => mutant.unit.name))].sort();
+    const units = (bounds: { minComplexity: number; maxLines: number }) =>
+      [...new Set(mutantsOf(source, OPERATORS, { bounds }).map((mutant) => mutant.unit.name))].sort();
     expect(units({ minComplexity: 1, maxLines: 100 })).toEqual(['branchy', 'tiny']);
     expect(units({ minComplexity: 2, maxLines: 100 })).toEqual(['branchy']);
     expect(units({ minComplexity: 1, maxLines: 2 })).toEqual(['tiny']);

@@ -13,12 +13,23 @@ const CASES = [
   {
     fixture: 'chained-script',
     // lint, build and the runner chained; an environment prefix; `-r <file>`, whose value is no test glob.
-    detected: { runner: 'mocha', runnerArgs: ['-r', './test/setup.cjs'], tests: ['test/*.spec.js'], env: { UNITS: 'metric' }, build: 'node scripts/build.mjs' },
+    detected: {
+      runner: 'mocha',
+      runnerArgs: ['-r', './test/setup.cjs'],
+      tests: ['test/*.spec.js'],
+      env: { UNITS: 'metric' },
+      build: 'node scripts/build.mjs',
+    },
   },
   {
     fixture: 'build-output-tests',
     // The test files exist only after the build that the test script runs first.
-    detected: { runner: 'node-test', tests: expect.arrayContaining(['build/test/**/*.test.?(c|m)js']), build: 'tsc -p tsconfig.json', buildBeforeTests: true },
+    detected: {
+      runner: 'node-test',
+      tests: expect.arrayContaining(['build/test/**/*.test.?(c|m)js']),
+      build: 'tsc -p tsconfig.json',
+      buildBeforeTests: true,
+    },
   },
   {
     fixture: 'single-script',
@@ -37,10 +48,25 @@ describe.each(CASES)('init then run on $fixture', ({ fixture, detected }) => {
     expect(init.stderr).toMatch(/probe: .*\d+ passed, 0 failed/);
 
     const out = tempDir('out');
-    const run = await swesynth(['run', join(repos, `${slugOf(profile)}.json`), '--run-dir', join(tempDir('run'), 'run'), '--out', out, '--max-candidates', '5', '--json']);
+    const run = await swesynth([
+      'run',
+      join(repos, `${slugOf(profile)}.json`),
+      '--run-dir',
+      join(tempDir('run'), 'run'),
+      '--out',
+      out,
+      '--max-candidates',
+      '5',
+      '--json',
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
-    const exported = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; tasks?: number }> }).stages.find((stage) => stage.stage === 'export');
-    const instances = readFileSync(join(exported!.path!, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { FAIL_TO_PASS: string });
+    const exported = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; tasks?: number }> }).stages.find(
+      (stage) => stage.stage === 'export',
+    );
+    const instances = readFileSync(join(exported!.path!, 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { FAIL_TO_PASS: string });
     expect(instances.length).toBeGreaterThan(0);
     for (const instance of instances) expect(JSON.parse(instance.FAIL_TO_PASS).length).toBeGreaterThan(0);
   });
@@ -61,7 +87,14 @@ describe('init checks the profile it writes', () => {
     const repo = copyFixture('tiny-lib');
     const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as Record<string, unknown>;
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(repo, 'package.json'), JSON.stringify({ ...manifest, name: '@acme/monorepo', repository: { type: 'git', url: 'git+https://example.invalid/acme/widgets.git' } }));
+    writeFileSync(
+      join(repo, 'package.json'),
+      JSON.stringify({
+        ...manifest,
+        name: '@acme/monorepo',
+        repository: { type: 'git', url: 'git+https://example.invalid/acme/widgets.git' },
+      }),
+    );
     const init = await swesynth(['init', repo, '--repos', tempDir('repos'), '--no-probe', '--json']);
     expect(init.exitCode, init.stderr).toBe(0);
     expect(JSON.parse(init.stdout)).toMatchObject({ name: 'acme/widgets' });

@@ -61,7 +61,14 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
   });
 
   it('a baseline where most tests fail, with what they fail with and the field to lower', async () => {
-    const result = await swesynth(['run', join(FIXTURES, 'missing-program'), '--run-dir', join(tempDir('run'), 'run'), '--out', tempDir('out')]);
+    const result = await swesynth([
+      'run',
+      join(FIXTURES, 'missing-program'),
+      '--run-dir',
+      join(tempDir('run'), 'run'),
+      '--out',
+      tempDir('out'),
+    ]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('only 25.0% of the tests pass at baseline, below the required 80%');
     expect(result.stderr).toMatch(/the failures most often say: "[^"]*ENOENT[^"]*" \(3\)/);
@@ -90,17 +97,31 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     writeFileSync(config, JSON.stringify({ operators: ['logical-flip', 'no-such-operator'], sandbox: 'vm', maxCandidate: 3 }));
     const target = join(FIXTURES, 'tiny-lib');
     const cases: Array<[string[], string | RegExp]> = [
-      [['run', target, '--operators', 'logical-flip,no-such-operator'], /argument 'logical-flip,no-such-operator' is invalid\. unknown operator no-such-operator; the operators are comparison-boundary, .*logical-flip/],
+      [
+        ['run', target, '--operators', 'logical-flip,no-such-operator'],
+        /argument 'logical-flip,no-such-operator' is invalid\. unknown operator no-such-operator; the operators are comparison-boundary, .*logical-flip/,
+      ],
       [['run', target, '--sandbox', 'vm'], "argument 'vm' is invalid. Allowed choices are local, docker."],
       [['mutate', target, '--scheduler', 'cron'], "argument 'cron' is invalid. Allowed choices are in-process, bullmq."],
       [['run', target, '--scheduler', 'bullmq'], 'the bullmq scheduler needs a Redis server'],
       [['export', target, '--split', 'random'], "argument 'random' is invalid. Allowed choices are hash, repo."],
-      [['run', target, '--config', config], /config file .* is malformed: operators: unknown operator no-such-operator; the operators are .*; sandbox: .*"local"\|"docker".*; unknown field maxCandidate \(the fields are .*maxCandidates/],
-      [['init', target, '--set', 'nosuch=1', '--repos', join(work, 'repos')], /--set nosuch=1: a repo profile has no field "nosuch"; the fields are name, url, commit, /],
-      [['init', target, '--set', 'timeouts=5', '--repos', join(work, 'repos')], '--set timeouts=5: Invalid input: expected object, received number'],
+      [
+        ['run', target, '--config', config],
+        /config file .* is malformed: operators: unknown operator no-such-operator; the operators are .*; sandbox: .*"local"\|"docker".*; unknown field maxCandidate \(the fields are .*maxCandidates/,
+      ],
+      [
+        ['init', target, '--set', 'nosuch=1', '--repos', join(work, 'repos')],
+        /--set nosuch=1: a repo profile has no field "nosuch"; the fields are name, url, commit, /,
+      ],
+      [
+        ['init', target, '--set', 'timeouts=5', '--repos', join(work, 'repos')],
+        '--set timeouts=5: Invalid input: expected object, received number',
+      ],
     ];
     // At once: each is a CLI start, and none does any work.
-    const results = await Promise.all(cases.map(([args]) => swesynth([...args, ...(args[0] === 'init' ? [] : ['--run-dir', runDir])], { cwd: work })));
+    const results = await Promise.all(
+      cases.map(([args]) => swesynth([...args, ...(args[0] === 'init' ? [] : ['--run-dir', runDir])], { cwd: work })),
+    );
     for (const [index, [args, message]] of cases.entries()) {
       const result = results[index]!;
       expect(result.exitCode, args.join(' ')).toBe(1);
@@ -123,7 +144,9 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const result = await swesynth(['run', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny']);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warning: mutate: skipping src\/broken\.js: it does not parse \(Unexpected keyword 'return'. \(3:2\)\)/);
-    const instances = readFileSync(join(out, 'tiny', '1.0.0', 'instances.jsonl'), 'utf8').trim().split('\n');
+    const instances = readFileSync(join(out, 'tiny', '1.0.0', 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(instances.length).toBeGreaterThan(0);
     for (const line of instances) {
       const instance = JSON.parse(line);
@@ -133,7 +156,18 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
 
     const before = listing(out);
     const manifest = readFileSync(join(out, 'tiny', '1.0.0', 'manifest.json'), 'utf8');
-    const again = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny', '--dataset-version', '1.0.0']);
+    const again = await swesynth([
+      'export',
+      join(FIXTURES, 'tiny-lib'),
+      '--run-dir',
+      runDir,
+      '--out',
+      out,
+      '--dataset',
+      'tiny',
+      '--dataset-version',
+      '1.0.0',
+    ]);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain('already exists, and a written version is never changed');
     expect(listing(out)).toEqual(before);
@@ -142,7 +176,18 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const next = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny']);
     expect(next.exitCode, next.stderr).toBe(0);
     expect(next.stdout.trim()).toBe(join(out, 'tiny', '1.1.0'));
-    const notSemver = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny', '--dataset-version', 'v3']);
+    const notSemver = await swesynth([
+      'export',
+      join(FIXTURES, 'tiny-lib'),
+      '--run-dir',
+      runDir,
+      '--out',
+      out,
+      '--dataset',
+      'tiny',
+      '--dataset-version',
+      'v3',
+    ]);
     expect(notSemver.exitCode).toBe(1);
     expect(notSemver.stderr).toContain('dataset version "v3" is not a semantic version');
   });
@@ -183,7 +228,15 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const { profile } = resolveTarget(join(FIXTURES, 'tiny-lib'));
     const graded = { resolved: 0, total: 0 };
     const repo = { name: profile.name, url: profile.url, commit: 'abc', image: null, profile };
-    const source = { repo, instances: [], context: new Map(), settings: {}, counts: {}, operators: [], statements: { writers: {}, llm: [] } };
+    const source = {
+      repo,
+      instances: [],
+      context: new Map(),
+      settings: {},
+      counts: {},
+      operators: [],
+      statements: { writers: {}, llm: [] },
+    };
     const { path } = await writeDataset([source], {
       outDir: tempDir('out'),
       dataset: 'changed',

@@ -7,18 +7,21 @@ import { copyFixture, swesynth, tempDir } from '../helpers.js';
 
 function profileOf(repo: string): string {
   const path = join(tempDir('profile'), 'local__tsc-build.json');
-  writeFileSync(path, JSON.stringify({
-    name: 'local/tsc-build',
-    url: repo,
-    commit: null,
-    packageManager: 'npm',
-    install: null,
-    build: 'tsc -p tsconfig.json',
-    buildBeforeTests: true,
-    runner: 'node-test',
-    source: { include: ['src/**/*.ts'], exclude: [] },
-    tests: ['test/*.test.mjs'],
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      name: 'local/tsc-build',
+      url: repo,
+      commit: null,
+      packageManager: 'npm',
+      install: null,
+      build: 'tsc -p tsconfig.json',
+      buildBeforeTests: true,
+      runner: 'node-test',
+      source: { include: ['src/**/*.ts'], exclude: [] },
+      tests: ['test/*.test.mjs'],
+    }),
+  );
   return path;
 }
 
@@ -33,7 +36,9 @@ function read<T>(runDir: string, read: (store: RunStore) => T): T {
 
 /** What validation decided per candidate, timings left out. */
 const decisions = (verdicts: Verdict[]) =>
-  verdicts.map(({ candidateId, status, failToPass, passToPass }) => ({ candidateId, status, failToPass, passToPass })).sort((a, b) => a.candidateId.localeCompare(b.candidateId));
+  verdicts
+    .map(({ candidateId, status, failToPass, passToPass }) => ({ candidateId, status, failToPass, passToPass }))
+    .sort((a, b) => a.candidateId.localeCompare(b.candidateId));
 
 describe('coverage-guided validation', () => {
   const profile = profileOf(copyFixture('tsc-build'));
@@ -55,15 +60,30 @@ describe('coverage-guided validation', () => {
     // Operators that cannot make range's loop run forever (negated-condition turns it into
     // `!(value < end)`): such a mutant races the clock for memory, fails or times out depending on
     // how busy the machine is, and this test compares verdicts exactly.
-    const operators = 'comparison-boundary,equality-flip,changed-return-value,removed-early-return,swapped-method-pair,removed-return-value';
-    const mutate = await swesynth(['mutate', profile, '--run-dir', prepared, '--max-candidates', '0', '--operators', operators, '--no-progress']);
+    const operators =
+      'comparison-boundary,equality-flip,changed-return-value,removed-early-return,swapped-method-pair,removed-return-value';
+    const mutate = await swesynth([
+      'mutate',
+      profile,
+      '--run-dir',
+      prepared,
+      '--max-candidates',
+      '0',
+      '--operators',
+      operators,
+      '--no-progress',
+    ]);
     expect(mutate.exitCode, mutate.stderr).toBe(0);
     const validated: Record<string, Verdict[]> = {};
     const logs: Record<string, string> = {};
     const outputs: Record<string, string> = {};
     const runDirs: Record<string, string> = {};
     // The kill screen goes through `run`, which has setup and mutate done and ends after validate.
-    for (const [way, command, flags] of [['default', 'validate', []], ['reference', 'validate', ['--whole-suite']], ['screen', 'run', ['--kill-only', '--max-candidates', '0', '--operators', operators, '--out', tempDir('out')]]] as const) {
+    for (const [way, command, flags] of [
+      ['default', 'validate', []],
+      ['reference', 'validate', ['--whole-suite']],
+      ['screen', 'run', ['--kill-only', '--max-candidates', '0', '--operators', operators, '--out', tempDir('out')]],
+    ] as const) {
       const runDir = join(tempDir(way), 'run');
       runDirs[way] = runDir;
       mkdirSync(runDir, { recursive: true });
@@ -83,20 +103,30 @@ describe('coverage-guided validation', () => {
     const unitOf = new Map(candidates.map((candidate) => [candidate.id, candidate.unit]));
     const uncovered = validated.default!.filter((verdict) => unitOf.get(verdict.candidateId) === 'isPalindrome');
     expect(uncovered.length).toBeGreaterThan(0);
-    for (const verdict of uncovered) expect(verdict).toMatchObject({ status: 'survived', detail: 'no test executes the changed code', testsMs: 0 });
+    for (const verdict of uncovered)
+      expect(verdict).toMatchObject({ status: 'survived', detail: 'no test executes the changed code', testsMs: 0 });
 
     // A kill screen answers "killed?" as the complete verdicts do, mostly from the first test file alone.
     const complete = new Map(validated.default!.map((verdict) => [verdict.candidateId, verdict.status]));
     const killedWhenComplete = (status: string | undefined) => (['kept', 'no-pass', 'fix-failed'].includes(status!) ? 'killed' : status);
-    expect(validated.screen!.map((verdict) => [verdict.candidateId, verdict.status])).toEqual(validated.screen!.map((verdict) => [verdict.candidateId, killedWhenComplete(complete.get(verdict.candidateId))]));
+    expect(validated.screen!.map((verdict) => [verdict.candidateId, verdict.status])).toEqual(
+      validated.screen!.map((verdict) => [verdict.candidateId, killedWhenComplete(complete.get(verdict.candidateId))]),
+    );
     const killed = validated.screen!.filter((verdict) => verdict.status === 'killed');
     expect(killed.length).toBeGreaterThan(5);
-    for (const verdict of killed) expect(verdict).toMatchObject({ failToPass: [], passToPass: [], detail: expect.stringMatching(/^test\/\w+\.test\.mjs::.+ failed at step \d of \d$/) });
+    for (const verdict of killed)
+      expect(verdict).toMatchObject({
+        failToPass: [],
+        passToPass: [],
+        detail: expect.stringMatching(/^test\/\w+\.test\.mjs::.+ failed at step \d of \d$/),
+      });
     expect(killed.some((verdict) => verdict.detail!.includes(' failed at step 1 of 2'))).toBe(true);
     expect(logs.screen).toMatch(/validate: kill screen of \d+ candidates \(.*killed \d+/);
     expect(logs.screen).not.toMatch(/^(combine|issues|export):/m);
     // The funnel table's total row: operator, proposed, parse-valid, type-valid, validated, killed.
-    expect(outputs.screen).toMatch(new RegExp(`^\\| \\*\\*all\\*\\* +\\| +\\d+ \\| +\\d+ \\| +\\S+ \\| +${validated.screen!.length} \\| +${killed.length} \\|`, 'm'));
+    expect(outputs.screen).toMatch(
+      new RegExp(`^\\| \\*\\*all\\*\\* +\\| +\\d+ \\| +\\d+ \\| +\\S+ \\| +${validated.screen!.length} \\| +${killed.length} \\|`, 'm'),
+    );
 
     // The screen made no tasks: later stages refuse it, and validating without --kill-only gives the complete verdicts.
     const issues = await swesynth(['issues', profile, '--run-dir', runDirs.screen!, '--no-progress']);

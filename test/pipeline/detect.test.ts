@@ -18,13 +18,25 @@ function repo(packageJson: Record<string, unknown>, files: Record<string, string
 describe('profile detection', () => {
   it('follows the test script through npm run and past coverage wrappers to the runner and its flags', () => {
     const profile = detectProfile(
-      repo({ scripts: { test: 'npm run lint && npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js'", lint: 'eslint .' }, devDependencies: { tape: '5' } }),
+      repo({
+        scripts: { test: 'npm run lint && npm run tests-only', 'tests-only': "nyc tape 'test/**/*.js'", lint: 'eslint .' },
+        devDependencies: { tape: '5' },
+      }),
     );
-    expect(profile).toMatchObject({ runner: 'tape', tests: ['test/**/*.js'], runnerArgs: [], packageManager: 'npm', install: 'npm install', build: null });
+    expect(profile).toMatchObject({
+      runner: 'tape',
+      tests: ['test/**/*.js'],
+      runnerArgs: [],
+      packageManager: 'npm',
+      install: 'npm install',
+      build: null,
+    });
   });
 
   it('keeps runner flags that shape the run and drops the ones swesynth sets', () => {
-    const profile = detectProfile(repo({ scripts: { test: 'pnpm run test:nodejs', 'test:nodejs': 'jest --env node --coverage --ci' } }, { 'pnpm-lock.yaml': '' }));
+    const profile = detectProfile(
+      repo({ scripts: { test: 'pnpm run test:nodejs', 'test:nodejs': 'jest --env node --coverage --ci' } }, { 'pnpm-lock.yaml': '' }),
+    );
     expect(profile).toMatchObject({ runner: 'jest', runnerArgs: ['--env', 'node'], packageManager: 'pnpm' });
   });
 
@@ -35,8 +47,18 @@ describe('profile detection', () => {
 
   it('takes the call that runs the whole suite from a chain, with the environment the chain sets', () => {
     const facts = repo(
-      { scripts: { test: 'cross-env TZ=America/New_York npm run a && npm run lint && jest --coverage', a: 'jest test/a.test.js', lint: 'eslint .' } },
-      { 'jest.config.js': "module.exports = { testRegex: '/__specs__/.*\\\\.spec\\\\.js$' };", '__specs__/one.spec.js': '', '__specs__/two.js': '' },
+      {
+        scripts: {
+          test: 'cross-env TZ=America/New_York npm run a && npm run lint && jest --coverage',
+          a: 'jest test/a.test.js',
+          lint: 'eslint .',
+        },
+      },
+      {
+        'jest.config.js': "module.exports = { testRegex: '/__specs__/.*\\\\.spec\\\\.js$' };",
+        '__specs__/one.spec.js': '',
+        '__specs__/two.js': '',
+      },
     );
     const { profile, reasons } = detect(facts);
     expect(profile).toMatchObject({ runner: 'jest', runnerArgs: [], tests: ['__specs__/one.spec.js'], build: null });
@@ -52,24 +74,44 @@ describe('profile detection', () => {
   });
 
   it('treats a build in pretest, and one inside the test script, as one the tests run on', () => {
-    const profile = detectProfile(repo({ scripts: { pretest: 'rimraf build && tsc -p tsconfig.test.json', test: "c8 --reporter=text mocha 'test/*.mjs'" } }));
-    expect(profile).toMatchObject({ runner: 'mocha', build: 'rimraf build && tsc -p tsconfig.test.json', buildBeforeTests: true, tests: ['test/*.mjs'] });
+    const profile = detectProfile(
+      repo({ scripts: { pretest: 'rimraf build && tsc -p tsconfig.test.json', test: "c8 --reporter=text mocha 'test/*.mjs'" } }),
+    );
+    expect(profile).toMatchObject({
+      runner: 'mocha',
+      build: 'rimraf build && tsc -p tsconfig.test.json',
+      buildBeforeTests: true,
+      tests: ['test/*.mjs'],
+    });
     expect(detectProfile(repo({ scripts: { pretest: 'npm run lint', test: 'tape test/*.js', lint: 'eslint .' } })).build).toBeNull();
-    const inside = detectProfile(repo({ scripts: { test: 'npm run build && tsc --noEmit && mocha', build: 'tsc && node scripts/copy.js' } }));
+    const inside = detectProfile(
+      repo({ scripts: { test: 'npm run build && tsc --noEmit && mocha', build: 'tsc && node scripts/copy.js' } }),
+    );
     expect(inside).toMatchObject({ runner: 'mocha', build: 'tsc && node scripts/copy.js', buildBeforeTests: true });
   });
 
   it('keeps a pretest chain whole, to the step that writes what the tests import', () => {
-    const scripts = { pretest: 'npm run lint && npm run build && node scripts/generate-data.js', build: 'babel src -d lib', lint: 'eslint .', test: 'mocha' };
+    const scripts = {
+      pretest: 'npm run lint && npm run build && node scripts/generate-data.js',
+      build: 'babel src -d lib',
+      lint: 'eslint .',
+      test: 'mocha',
+    };
     expect(detectProfile(repo({ scripts })).build).toBe('babel src -d lib && node scripts/generate-data.js');
   });
 
   it("reads the test files from the runner's own configuration", () => {
-    const jestRoots = repo({ scripts: { test: 'jest' } }, { 'jest.config.ts': "export default { roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] };" });
+    const jestRoots = repo(
+      { scripts: { test: 'jest' } },
+      { 'jest.config.ts': "export default { roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] };" },
+    );
     expect(detectProfile(jestRoots).tests).toEqual(['src/**/*.spec.ts']);
     const vitest = repo(
       { scripts: { test: 'vitest --run' } },
-      { 'vitest.config.ts': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['tests/**/*.test.ts'], exclude: ['tests/fixtures/**'] } });" },
+      {
+        'vitest.config.ts':
+          "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['tests/**/*.test.ts'], exclude: ['tests/fixtures/**'] } });",
+      },
     );
     expect(detectProfile(vitest).tests).toEqual(['tests/**/*.test.ts', '!tests/fixtures/**']);
     const mocha = repo({ scripts: { test: 'mocha' } }, { '.mocharc.yml': "spec:\n  - 'spec/**/*.spec.js'\nrequire: ts-node/register\n" });
@@ -81,25 +123,45 @@ describe('profile detection', () => {
   it("reads jasmine's spec_dir and spec_files, keeps the options that shape its run, and falls back on jasmine's defaults", () => {
     const config = JSON.stringify({ spec_dir: 'tests', spec_files: ['**/*.spec.js', '!**/slow/**'], helpers: ['helpers/**/*.js'] });
     const jasmine = repo({ scripts: { test: 'jasmine --require=tsx/esm --random=true' } }, { 'spec/support/jasmine.json': config });
-    expect(detectProfile(jasmine)).toMatchObject({ runner: 'jasmine', runnerArgs: ['--require=tsx/esm'], tests: ['tests/**/*.spec.js', '!tests/**/slow/**'] });
+    expect(detectProfile(jasmine)).toMatchObject({
+      runner: 'jasmine',
+      runnerArgs: ['--require=tsx/esm'],
+      tests: ['tests/**/*.spec.js', '!tests/**/slow/**'],
+    });
     const plain = repo({ scripts: { test: 'jasmine' }, devDependencies: { jasmine: '5' } });
     expect(detectProfile(plain)).toMatchObject({ runner: 'jasmine', tests: ['spec/**/*[sS]pec.?(m)js'] });
   });
 
   it("reads nodeunit's files and folders, a folder's files one level deep unless -r, and leaves its reporter to swesynth", () => {
-    expect(detectProfile(repo({ scripts: { test: 'nodeunit test' } }))).toMatchObject({ runner: 'nodeunit', tests: ['test/*.js'], runnerArgs: [] });
+    expect(detectProfile(repo({ scripts: { test: 'nodeunit test' } }))).toMatchObject({
+      runner: 'nodeunit',
+      tests: ['test/*.js'],
+      runnerArgs: [],
+    });
     const recursive = repo({ scripts: { test: 'nodeunit -r --reporter verbose tests lib/extra.test.js' } });
-    expect(detectProfile(recursive)).toMatchObject({ runner: 'nodeunit', tests: ['tests/**/*.js', 'lib/extra.test.js'], runnerArgs: ['-r'] });
+    expect(detectProfile(recursive)).toMatchObject({
+      runner: 'nodeunit',
+      tests: ['tests/**/*.js', 'lib/extra.test.js'],
+      runnerArgs: ['-r'],
+    });
   });
 
   it("reads uvu's folder, pattern and ignores as the regular expressions uvu matches file paths with", () => {
     const files = { 'test/sync.js': '', 'test/async.js': '', 'test/fixtures/aaa/index.js': '', 'src/index.js': '' };
     const folder = repo({ scripts: { test: 'uvu -r esm test -i fixtures' } }, files);
-    expect(detectProfile(folder)).toMatchObject({ runner: 'uvu', tests: ['test/async.js', 'test/sync.js'], runnerArgs: ['-r', 'esm', '-i', 'fixtures'] });
+    expect(detectProfile(folder)).toMatchObject({
+      runner: 'uvu',
+      tests: ['test/async.js', 'test/sync.js'],
+      runnerArgs: ['-r', 'esm', '-i', 'fixtures'],
+    });
     const pattern = repo({ scripts: { test: 'uvu test "sync\\.js$"' } }, files);
     expect(detectProfile(pattern)).toMatchObject({ runner: 'uvu', tests: ['test/async.js', 'test/sync.js'] });
     // With no folder, uvu runs test-like paths from the root.
-    expect(detectProfile(repo({ scripts: { test: 'uvu' } }, files)).tests).toEqual(['test/async.js', 'test/fixtures/aaa/index.js', 'test/sync.js']);
+    expect(detectProfile(repo({ scripts: { test: 'uvu' } }, files)).tests).toEqual([
+      'test/async.js',
+      'test/fixtures/aaa/index.js',
+      'test/sync.js',
+    ]);
   });
 
   it('leaves out a jest project that runs a checker instead of tests, and selects the projects that test', () => {
@@ -113,9 +175,15 @@ describe('profile detection', () => {
   });
 
   it('installs with the package manager the repository declares, through npx or corepack', () => {
-    expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe('npx -y pnpm@10.14.0 install --frozen-lockfile');
-    expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1 install --frozen-lockfile --ignore-engines');
-    expect(detectProfile(repo({}, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toMatch(/ npx -y corepack yarn@4 install --immutable$/);
+    expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe(
+      'npx -y pnpm@10.14.0 install --frozen-lockfile',
+    );
+    expect(detectProfile(repo({}, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe(
+      'npx -y yarn@1 install --frozen-lockfile --ignore-engines',
+    );
+    expect(detectProfile(repo({}, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toMatch(
+      / npx -y corepack yarn@4 install --immutable$/,
+    );
     expect(detectProfile(repo({}, { 'package-lock.json': '{}' })).install).toBe('npm ci');
   });
 

@@ -18,7 +18,13 @@ interface Instance {
   problem_statement: string;
   FAIL_TO_PASS: string;
   PASS_TO_PASS: string;
-  mutation: { operator: string; file: string; function: string; sites: Array<{ operator: string; lines: { start: number; end: number } }>; combines?: string[] };
+  mutation: {
+    operator: string;
+    file: string;
+    function: string;
+    sites: Array<{ operator: string; lines: { start: number; end: number } }>;
+    combines?: string[];
+  };
 }
 
 const example = join(ROOT, 'repos', 'example');
@@ -36,7 +42,9 @@ async function apply(dir: string, patch: string): Promise<void> {
 }
 
 async function passingTests(dir: string): Promise<Set<string>> {
-  const files = readdirSync(join(example, 'test')).filter((name) => name.endsWith('.test.js')).map((name) => `test/${name}`);
+  const files = readdirSync(join(example, 'test'))
+    .filter((name) => name.endsWith('.test.js'))
+    .map((name) => `test/${name}`);
   const run = await runTests(LocalSandbox.at(dir), nodeTest, { testFiles: files, args: [], timeoutMs: 60_000 });
   if (run.kind !== 'results') throw new Error(`test run ended with ${run.kind}`);
   return new Set(run.results.filter((result) => result.status === 'pass').map((result) => result.id));
@@ -53,11 +61,30 @@ describe('the whole pipeline on the bundled example', () => {
     cleanTests = await passingTests(example);
     out = tempDir('out');
     runDir = join(tempDir('run'), 'run');
-    const result = await swesynth(['run', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out, '--max-candidates', '40', '--multi-site', '0.5', '--combine', '3', '--seed', '3', '--json']);
+    const result = await swesynth([
+      'run',
+      EXAMPLE_PROFILE,
+      '--run-dir',
+      runDir,
+      '--out',
+      out,
+      '--max-candidates',
+      '40',
+      '--multi-site',
+      '0.5',
+      '--combine',
+      '3',
+      '--seed',
+      '3',
+      '--json',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     summary = JSON.parse(result.stdout);
     const exported = summary.stages.find((stage) => stage.stage === 'export')!;
-    instances = readFileSync(join(exported.path as string, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    instances = readFileSync(join(exported.path as string, 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
   });
 
   it('exports validated tasks with SWE-bench fields', () => {
@@ -76,7 +103,8 @@ describe('the whole pipeline on the bundled example', () => {
     store.close();
     expect(new Set(candidates.map((candidate) => candidate.bugPatch)).size).toBe(candidates.length);
     for (const candidate of candidates) {
-      for (const [file, text] of mutatedFiles(candidate.sites, (path) => readFileSync(join(example, path), 'utf8'))) expect(parses(file, text), candidate.id).toBe(true);
+      for (const [file, text] of mutatedFiles(candidate.sites, (path) => readFileSync(join(example, path), 'utf8')))
+        expect(parses(file, text), candidate.id).toBe(true);
     }
   });
 
@@ -142,9 +170,17 @@ describe('the whole pipeline on the bundled example', () => {
       for (const id of JSON.parse(instance.FAIL_TO_PASS) as string[]) {
         const [file, titles] = id.split('::') as [string, string];
         expect(statement).not.toContain(file);
-        expect(statement).not.toContain(titles.split(' > ').at(-1)!.replace(/ #\d+$/, ''));
+        expect(statement).not.toContain(
+          titles
+            .split(' > ')
+            .at(-1)!
+            .replace(/ #\d+$/, ''),
+        );
       }
-      const changed = instance.bug_patch.split('\n').filter((line) => /^[-+]\s/.test(line)).map((line) => line.slice(1).trim());
+      const changed = instance.bug_patch
+        .split('\n')
+        .filter((line) => /^[-+]\s/.test(line))
+        .map((line) => line.slice(1).trim());
       for (const line of changed) if (line.length >= 8) expect(statement, instance.instance_id).not.toContain(line);
     }
   });
@@ -167,7 +203,12 @@ describe('the whole pipeline on the bundled example', () => {
 
   it('writes splits, fine-tuning rows and a dataset card with front matter', () => {
     const dir = summary.stages.find((stage) => stage.stage === 'export')!.path as string;
-    const read = (name: string) => readFileSync(join(dir, name), 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const read = (name: string) =>
+      readFileSync(join(dir, name), 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
     const train = read('data/train.jsonl');
     const test = read('data/test.jsonl');
     expect([...train, ...test].map((row) => row.instance_id).sort()).toEqual(instances.map((instance) => instance.instance_id).sort());

@@ -19,11 +19,21 @@ const testFileOf = (id: string) => id.slice(0, id.indexOf('::'));
 const failToPassFiles = (instance: Instance) => [...new Set((JSON.parse(instance.FAIL_TO_PASS) as string[]).map(testFileOf))].sort();
 
 function predict(instances: readonly Instance[], patchOf: (instance: Instance) => string): Prediction[] {
-  return instances.map((instance) => ({ instance_id: instance.instance_id, model_name_or_path: 'test-model', model_patch: patchOf(instance) }));
+  return instances.map((instance) => ({
+    instance_id: instance.instance_id,
+    model_name_or_path: 'test-model',
+    model_patch: patchOf(instance),
+  }));
 }
 
 function grade(predictions: Prediction[], instances: readonly Instance[] = dataset.instances, options: Partial<EvaluateOptions> = {}) {
-  return evaluate(instances, predictions, { workspaceOf: async () => workspace, profileOf: dataset.profileOf, workDir: tempDir('grade'), concurrency: 2, ...options });
+  return evaluate(instances, predictions, {
+    workspaceOf: async () => workspace,
+    profileOf: dataset.profileOf,
+    workDir: tempDir('grade'),
+    concurrency: 2,
+    ...options,
+  });
 }
 
 /** The fix as a model might misremember it: every hunk two lines off, and its first context line stale. */
@@ -43,13 +53,29 @@ describe('evaluating predictions on the bundled example', () => {
   beforeAll(async () => {
     const out = tempDir('eval-out');
     const runDir = join(tempDir('eval-run'), 'run');
-    const result = await swesynth(['run', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out, '--max-candidates', '8', '--seed', '2', '--json']);
+    const result = await swesynth([
+      'run',
+      EXAMPLE_PROFILE,
+      '--run-dir',
+      runDir,
+      '--out',
+      out,
+      '--max-candidates',
+      '8',
+      '--seed',
+      '2',
+      '--json',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
-    const exported = (JSON.parse(result.stdout) as { stages: Array<{ stage: string; path?: string }> }).stages.find((stage) => stage.stage === 'export')!;
+    const exported = (JSON.parse(result.stdout) as { stages: Array<{ stage: string; path?: string }> }).stages.find(
+      (stage) => stage.stage === 'export',
+    )!;
     dataset = loadDataset(exported.path!);
     workspace = join(tempDir('eval-workspace'), 'workspace');
     // The clean workspace reproduces the dataset's base commit.
-    expect(await preparedWorkspace({ location: example, profile: dataset.profileOf('swesynth/example'), log: quiet }, workspace)).toBe(dataset.repos[0]!.commit);
+    expect(await preparedWorkspace({ location: example, profile: dataset.profileOf('swesynth/example'), log: quiet }, workspace)).toBe(
+      dataset.repos[0]!.commit,
+    );
   });
 
   it('hides exactly the test files of the FAIL_TO_PASS tests, as the clean repository has them', () => {
@@ -78,7 +104,13 @@ describe('evaluating predictions on the bundled example', () => {
       expect(existsSync(join(dir, 'node_modules', 'dependency', 'index.js'))).toBe(true);
       const hidden = hiddenTestFiles(instance.test_patch);
       for (const file of hidden) expect(existsSync(join(dir, file)), file).toBe(false);
-      const visible = ['test/cart.test.js', 'test/collections.test.js', 'test/math.test.js', 'test/settings.test.js', 'test/strings.test.js'].filter((file) => !hidden.includes(file));
+      const visible = [
+        'test/cart.test.js',
+        'test/collections.test.js',
+        'test/math.test.js',
+        'test/settings.test.js',
+        'test/strings.test.js',
+      ].filter((file) => !hidden.includes(file));
       for (const file of visible) expect(existsSync(join(dir, file)), file).toBe(true);
       const buggy = readFileSync(join(dir, instance.mutation.file), 'utf8');
       expect(buggy).not.toBe(readFileSync(join(example, instance.mutation.file), 'utf8'));
@@ -101,7 +133,14 @@ describe('evaluating predictions on the bundled example', () => {
     expect(report.low).toBeLessThan(1);
     expect(report.byStatus).toEqual({ resolved: dataset.instances.length, unresolved: 0, 'patch-failed': 0, 'empty-patch': 0, error: 0 });
     for (const result of report.instances) {
-      expect(result).toMatchObject({ status: 'resolved', applied: 'applied', touchesTests: false, failToPassFailed: [], passToPassFailed: [], model_name_or_path: 'test-model' });
+      expect(result).toMatchObject({
+        status: 'resolved',
+        applied: 'applied',
+        touchesTests: false,
+        failToPassFailed: [],
+        passToPassFailed: [],
+        model_name_or_path: 'test-model',
+      });
     }
     expect(report.instances.map((result) => result.instance_id)).toEqual(dataset.instances.map((instance) => instance.instance_id));
   });
@@ -109,7 +148,11 @@ describe('evaluating predictions on the bundled example', () => {
   it('counts empty and missing predictions as empty patches', async () => {
     const half = dataset.instances.slice(0, 3);
     const progress: number[] = [];
-    const report = await grade(predict(half, () => '  \n'), dataset.instances, { onResult: (_result, done) => progress.push(done) });
+    const report = await grade(
+      predict(half, () => '  \n'),
+      dataset.instances,
+      { onResult: (_result, done) => progress.push(done) },
+    );
     expect(report).toMatchObject({ total: dataset.instances.length, resolved: 0, rate: 0, low: 0 });
     expect(report.byStatus['empty-patch']).toBe(dataset.instances.length);
     expect(report.instances.filter((result) => result.detail === 'no prediction')).toHaveLength(dataset.instances.length - half.length);
@@ -128,34 +171,66 @@ describe('evaluating predictions on the bundled example', () => {
     expect(report.resolved).toBe(dataset.instances.length);
     for (const result of report.instances) expect(result.applied).toBe('fuzzy');
     // Shifted lines alone are no fuzz: git apply finds the hunks where they are.
-    const plain = await grade(predict(dataset.instances.slice(0, 2), (instance) => shifted(instance.patch)), dataset.instances.slice(0, 2));
-    expect(plain.instances.map((result) => [result.status, result.applied])).toEqual([['resolved', 'applied'], ['resolved', 'applied']]);
+    const plain = await grade(
+      predict(dataset.instances.slice(0, 2), (instance) => shifted(instance.patch)),
+      dataset.instances.slice(0, 2),
+    );
+    expect(plain.instances.map((result) => [result.status, result.applied])).toEqual([
+      ['resolved', 'applied'],
+      ['resolved', 'applied'],
+    ]);
   });
 
   it('flags predictions that touch tests, and grades them against the official tests', async () => {
     const [edits, cheats, shadows] = dataset.instances as [Instance, Instance, Instance];
-    const visible = ['test/cart.test.js', 'test/collections.test.js', 'test/math.test.js', 'test/settings.test.js', 'test/strings.test.js'].find((file) => !hiddenTestFiles(edits.test_patch).includes(file))!;
+    const visible = [
+      'test/cart.test.js',
+      'test/collections.test.js',
+      'test/math.test.js',
+      'test/settings.test.js',
+      'test/strings.test.js',
+    ].find((file) => !hiddenTestFiles(edits.test_patch).includes(file))!;
     const text = readFileSync(join(example, visible), 'utf8');
     const passingTest = "import { test } from 'node:test';\ntest('passes', () => {});\n";
     const report = await grade(
       [
         // The fix, and a comment in a test file the agent can see.
-        { instance_id: edits.instance_id, model_name_or_path: 'm', model_patch: edits.patch + unifiedDiff(visible, text, `${text}// checked\n`) },
+        {
+          instance_id: edits.instance_id,
+          model_name_or_path: 'm',
+          model_patch: edits.patch + unifiedDiff(visible, text, `${text}// checked\n`),
+        },
         // No fix: the hidden test file written anew, to pass.
-        { instance_id: cheats.instance_id, model_name_or_path: 'm', model_patch: newFileDiff(hiddenTestFiles(cheats.test_patch)[0]!, passingTest) },
+        {
+          instance_id: cheats.instance_id,
+          model_name_or_path: 'm',
+          model_patch: newFileDiff(hiddenTestFiles(cheats.test_patch)[0]!, passingTest),
+        },
         // The fix, and a hidden test file of its own, which the official one replaces.
-        { instance_id: shadows.instance_id, model_name_or_path: 'm', model_patch: shadows.patch + newFileDiff(hiddenTestFiles(shadows.test_patch)[0]!, passingTest) },
+        {
+          instance_id: shadows.instance_id,
+          model_name_or_path: 'm',
+          model_patch: shadows.patch + newFileDiff(hiddenTestFiles(shadows.test_patch)[0]!, passingTest),
+        },
       ],
       [edits, cheats, shadows],
     );
-    expect(report.instances.map((result) => [result.status, result.touchesTests])).toEqual([['resolved', true], ['unresolved', true], ['resolved', true]]);
+    expect(report.instances.map((result) => [result.status, result.touchesTests])).toEqual([
+      ['resolved', true],
+      ['unresolved', true],
+      ['resolved', true],
+    ]);
     expect(report.instances[1]!.failToPassFailed).toEqual(JSON.parse(cheats.FAIL_TO_PASS));
     expect(report.instances[1]!.passToPassFailed).toEqual([]);
   });
 
   it('reports a test run that does not finish as an error of the harness', async () => {
     const [instance] = dataset.instances as [Instance];
-    const report = await grade(predict([instance], () => instance.patch), [instance], { timeoutMs: 1 });
+    const report = await grade(
+      predict([instance], () => instance.patch),
+      [instance],
+      { timeoutMs: 1 },
+    );
     expect(report.instances[0]).toMatchObject({ status: 'error', applied: 'applied' });
     expect(report.instances[0]!.detail).toMatch(/did not finish/);
   });
@@ -189,7 +264,10 @@ describe('applyPatch', () => {
   });
 
   it('falls back to fuzz for stale context, wrong line counts and CRLF', async () => {
-    const wrongCounts = fix.replace(/^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/m, (_, a, b, c, d) => `@@ -${a},${Number(b) + 1} +${c},${Number(d) + 1} @@`);
+    const wrongCounts = fix.replace(
+      /^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/m,
+      (_, a, b, c, d) => `@@ -${a},${Number(b) + 1} +${c},${Number(d) + 1} @@`,
+    );
     for (const patch of [misremembered(fix), wrongCounts, fix.replace(/\n/g, '\r\n')]) {
       const dir = await repository();
       expect(await applyPatch(dir, patch)).toBe('fuzzy');
@@ -210,7 +288,10 @@ describe('applyPatch', () => {
 
 describe('hiddenTestFiles', () => {
   it('lists the files a test patch creates', () => {
-    expect(hiddenTestFiles(newFileDiff('test/a.test.js', 'a\n') + newFileDiff('test/b c.test.js', 'b'))).toEqual(['test/a.test.js', 'test/b c.test.js']);
+    expect(hiddenTestFiles(newFileDiff('test/a.test.js', 'a\n') + newFileDiff('test/b c.test.js', 'b'))).toEqual([
+      'test/a.test.js',
+      'test/b c.test.js',
+    ]);
     expect(hiddenTestFiles('')).toEqual([]);
     expect(hiddenTestFiles(unifiedDiff('test/a.test.js', 'a\n', 'b\n'))).toEqual([]);
   });

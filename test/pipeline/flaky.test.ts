@@ -11,7 +11,13 @@ describe('flaky tests', () => {
   it('are told apart from stable, failing and skipped ones by their status across baseline runs', () => {
     const result = (id: string, status: 'pass' | 'fail' | 'skip') => ({ id, file: 'a.js', titlePath: [id], status, durationMs: 1 });
     const verdicts = classifyBaseline([
-      [result('stable', 'pass'), result('flaky', 'pass'), result('failing', 'fail'), result('skipped', 'skip'), result('vanishing', 'pass')],
+      [
+        result('stable', 'pass'),
+        result('flaky', 'pass'),
+        result('failing', 'fail'),
+        result('skipped', 'skip'),
+        result('vanishing', 'pass'),
+      ],
       [result('stable', 'pass'), result('flaky', 'fail'), result('failing', 'fail'), result('skipped', 'skip')],
     ]);
     expect(Object.fromEntries(verdicts.map((test) => [test.id, test.verdict]))).toEqual({
@@ -32,7 +38,10 @@ describe('flaky tests', () => {
     expect(store.baseline().find((test) => test.id === FLAKY)).toMatchObject({ verdict: 'flaky', statuses: ['pass', 'fail', 'pass'] });
     store.close();
     const exported = JSON.parse(result.stdout).stages.find((stage: { stage: string }) => stage.stage === 'export');
-    const instances = readFileSync(join(exported.path, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const instances = readFileSync(join(exported.path, 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(instances.length).toBeGreaterThan(0);
     for (const instance of instances) {
       expect([...JSON.parse(instance.FAIL_TO_PASS), ...JSON.parse(instance.PASS_TO_PASS)]).not.toContain(FLAKY);

@@ -13,7 +13,13 @@ describe('init', () => {
     const path = result.stdout.trim();
     expect(path).toBe(join(repos, 'local__tiny-lib.json'));
     const profile = RepoProfile.parse(JSON.parse(readFileSync(path, 'utf8')));
-    expect(profile).toMatchObject({ name: 'local/tiny-lib', runner: 'node-test', packageManager: 'npm', install: 'npm install', commit: null });
+    expect(profile).toMatchObject({
+      name: 'local/tiny-lib',
+      runner: 'node-test',
+      packageManager: 'npm',
+      install: 'npm install',
+      commit: null,
+    });
 
     const again = await swesynth(['init', join(FIXTURES, 'tiny-lib'), '--repos', repos]);
     expect(again.exitCode).toBe(1);
@@ -22,14 +28,36 @@ describe('init', () => {
 
   it('reads a git repository at the commit asked for, and takes overrides', async () => {
     const repo = copyFixture('mocha');
-    const git = (...args: string[]) => execa('git', args, { cwd: repo, env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      execa('git', args, {
+        cwd: repo,
+        env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     await git('init', '-q');
     await git('add', '-A');
     await git('commit', '-qm', 'first');
     const { stdout: commit } = await git('rev-parse', 'HEAD');
-    const result = await swesynth(['init', repo, '--commit', commit, '--name', 'acme/widgets', '--set', 'runnerArgs=["--require","tsx"]', '--repos', tempDir('repos'), '--json']);
+    const result = await swesynth([
+      'init',
+      repo,
+      '--commit',
+      commit,
+      '--name',
+      'acme/widgets',
+      '--set',
+      'runnerArgs=["--require","tsx"]',
+      '--repos',
+      tempDir('repos'),
+      '--json',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ name: 'acme/widgets', commit, runner: 'mocha', install: 'npm ci', runnerArgs: ['--require', 'tsx'] });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      name: 'acme/widgets',
+      commit,
+      runner: 'mocha',
+      install: 'npm ci',
+      runnerArgs: ['--require', 'tsx'],
+    });
   });
 
   it('refuses a folder that is not a JavaScript package', async () => {

@@ -76,7 +76,13 @@ function datasetContent(dir: string): Record<string, unknown> {
         return [name, { ...rest, files: Object.keys(files).sort(), repos: untimed }];
       }
       if (name.endsWith('.jsonl')) {
-        return [name, text.split('\n').filter(Boolean).map((line) => ({ ...(JSON.parse(line) as object), created_at: undefined }))];
+        return [
+          name,
+          text
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => ({ ...(JSON.parse(line) as object), created_at: undefined })),
+        ];
       }
       return [name, text];
     }),

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { patchesOf } from '../../pipeline/store/candidates.js';
 import { issueFor, type StatementSources } from '../../pipeline/stages/issues.js';
-import { llmConfigFromEnv, llmSettingsOf, parseStatement, writeWithLlm, type LlmConfig, type LlmStatementInput } from '../../pipeline/statements/llm-writer.js';
+import {
+  llmConfigFromEnv,
+  llmSettingsOf,
+  parseStatement,
+  writeWithLlm,
+  type LlmConfig,
+  type LlmStatementInput,
+} from '../../pipeline/statements/llm-writer.js';
 import { styleFor } from '../../pipeline/statements/input.js';
 import type { Candidate, FailedTest, Site } from '../../pipeline/store/records.js';
 
@@ -25,7 +32,17 @@ const read = (file: string): string | undefined => FILES[file];
 
 // The bug: `return high` becomes `return value`.
 const start = SOURCE.indexOf('return high') + 'return '.length;
-const site: Site = { file: 'src/math.js', operator: 'identifier-swap', unit: 'clamp', start, end: start + 4, replacement: 'value', original: 'high', startLine: 2, endLine: 2 };
+const site: Site = {
+  file: 'src/math.js',
+  operator: 'identifier-swap',
+  unit: 'clamp',
+  start,
+  end: start + 4,
+  replacement: 'value',
+  original: 'high',
+  startLine: 2,
+  endLine: 2,
+};
 const candidate: Candidate = {
   id: 'c0ffee',
   operator: 'identifier-swap',
@@ -65,9 +82,24 @@ const requests: Recorded[] = [];
 let server: Server;
 let url: string;
 
-const completion = (content: string) => ({ status: 200, body: { id: 'x', choices: [{ index: 0, message: { role: 'assistant', content } }] } });
-const config = (overrides: Partial<LlmConfig> = {}): LlmConfig => ({ url, model: 'test-model', apiKey: 'secret-key', timeoutMs: 5_000, temperature: 0.2, ...overrides });
-const sources = (llm: LlmConfig | null = config()): StatementSources => ({ read, pkg: { name: 'mathlib', version: '2.1.0', entryPoints: ['src/index.js'] }, nodeVersion: '20.11.1', llm });
+const completion = (content: string) => ({
+  status: 200,
+  body: { id: 'x', choices: [{ index: 0, message: { role: 'assistant', content } }] },
+});
+const config = (overrides: Partial<LlmConfig> = {}): LlmConfig => ({
+  url,
+  model: 'test-model',
+  apiKey: 'secret-key',
+  timeoutMs: 5_000,
+  temperature: 0.2,
+  ...overrides,
+});
+const sources = (llm: LlmConfig | null = config()): StatementSources => ({
+  read,
+  pkg: { name: 'mathlib', version: '2.1.0', entryPoints: ['src/index.js'] },
+  nodeVersion: '20.11.1',
+  llm,
+});
 
 beforeAll(async () => {
   server = createServer(async (request, response) => {
@@ -100,7 +132,14 @@ const CLEAN = {
 describe('the language-model writer', () => {
   it('asks the model for a user-style report from the failure, the repro and the diff, and never to reveal the fix', async () => {
     respond = () => completion(JSON.stringify(CLEAN));
-    const input: LlmStatementInput = { failure: failedTest.failure!, repro: 'clamp(15, 0, 10);', bugPatch: candidate.bugPatch, packageName: 'mathlib', packageVersion: '2.1.0', style: 'story' };
+    const input: LlmStatementInput = {
+      failure: failedTest.failure!,
+      repro: 'clamp(15, 0, 10);',
+      bugPatch: candidate.bugPatch,
+      packageName: 'mathlib',
+      packageVersion: '2.1.0',
+      style: 'story',
+    };
     await writeWithLlm(config(), input);
 
     expect(requests).toHaveLength(1);
@@ -115,44 +154,82 @@ describe('the language-model writer', () => {
     expect(system.content).toMatch(/changed line/);
     expect(system.content).toMatch(/Never mention tests, a test's name or its file/);
     expect(user.role).toBe('user');
-    for (const part of ['AssertionError: Expected values to be strictly equal', 'expected: 10', 'actual: 15', 'at file:///work/test/math.test.js:6:10', 'clamp(15, 0, 10);', candidate.bugPatch.trimEnd(), 'mathlib 2.1.0']) {
+    for (const part of [
+      'AssertionError: Expected values to be strictly equal',
+      'expected: 10',
+      'actual: 15',
+      'at file:///work/test/math.test.js:6:10',
+      'clamp(15, 0, 10);',
+      candidate.bugPatch.trimEnd(),
+      'mathlib 2.1.0',
+    ]) {
       expect(user.content).toContain(part);
     }
   });
 
-  it('uses a clean reply, with the title as the statement\'s first line', async () => {
+  it("uses a clean reply, with the title as the statement's first line", async () => {
     respond = () => completion(`Here you go:\n\n\`\`\`json\n${JSON.stringify(CLEAN, null, 2)}\n\`\`\``);
     const issue = await issueFor(candidate, [failedTest], sources());
     const llm = { model: 'test-model', endpoint: url, temperature: 0.2 };
-    expect(issue).toEqual({ candidateId: candidate.id, status: 'written', writer: 'llm:test-model', llm, title: CLEAN.title, body: `${CLEAN.title}\n\n${CLEAN.body}\n` });
+    expect(issue).toEqual({
+      candidateId: candidate.id,
+      status: 'written',
+      writer: 'llm:test-model',
+      llm,
+      title: CLEAN.title,
+      body: `${CLEAN.title}\n\n${CLEAN.body}\n`,
+    });
     expect(requests[0]!.body.messages[1]!.content).toContain("import { clamp } from 'mathlib/src/math';");
   });
 
   it('falls back to the template when the reply shows the changed line, however it is spaced', async () => {
     respond = () => completion(JSON.stringify({ title: CLEAN.title, body: 'The culprit is `if(value>high) return value` in clamp.' }));
     const issue = await issueFor(candidate, [failedTest], sources());
-    expect(issue).toMatchObject({ status: 'written', writer: `template:${styleFor(candidate.id)}`, llmFallback: 'its statement would reveal "if (value > high) return value;"' });
+    expect(issue).toMatchObject({
+      status: 'written',
+      writer: `template:${styleFor(candidate.id)}`,
+      llmFallback: 'its statement would reveal "if (value > high) return value;"',
+    });
     expect(issue.title).toBe('`clamp(15, 0, 10)` returns `15` instead of `10`');
   });
 
   it('falls back to the template when the reply names the test', async () => {
     respond = () => completion(JSON.stringify({ title: 'Returns the upper bound for values above it: broken', body: CLEAN.body }));
     const issue = await issueFor(candidate, [failedTest], sources());
-    expect(issue).toMatchObject({ writer: `template:${styleFor(candidate.id)}`, llmFallback: 'its statement would reveal "returns the upper bound for values above it"' });
+    expect(issue).toMatchObject({
+      writer: `template:${styleFor(candidate.id)}`,
+      llmFallback: 'its statement would reveal "returns the upper bound for values above it"',
+    });
   });
 
   it('reports an HTTP error clearly, and the stage falls back to the template', async () => {
     respond = () => ({ status: 500, body: { error: { message: 'model overloaded' } } });
-    const input: LlmStatementInput = { failure: failedTest.failure!, repro: null, bugPatch: candidate.bugPatch, packageName: 'mathlib', packageVersion: '2.1.0', style: 'terse' };
-    await expect(writeWithLlm(config(), input)).rejects.toThrow(/^the language model answered HTTP 500 Internal Server Error: \{"error":\{"message":"model overloaded"\}\}$/);
+    const input: LlmStatementInput = {
+      failure: failedTest.failure!,
+      repro: null,
+      bugPatch: candidate.bugPatch,
+      packageName: 'mathlib',
+      packageVersion: '2.1.0',
+      style: 'terse',
+    };
+    await expect(writeWithLlm(config(), input)).rejects.toThrow(
+      /^the language model answered HTTP 500 Internal Server Error: \{"error":\{"message":"model overloaded"\}\}$/,
+    );
     const issue = await issueFor(candidate, [failedTest], sources());
-    expect(issue).toMatchObject({ status: 'written', writer: `template:${styleFor(candidate.id)}`, llmFallback: expect.stringMatching(/HTTP 500/) });
+    expect(issue).toMatchObject({
+      status: 'written',
+      writer: `template:${styleFor(candidate.id)}`,
+      llmFallback: expect.stringMatching(/HTTP 500/),
+    });
   });
 
   it('gives up on a model that does not answer in time', async () => {
     respond = () => 'hang';
     const issue = await issueFor(candidate, [failedTest], sources(config({ timeoutMs: 200 })));
-    expect(issue).toMatchObject({ writer: `template:${styleFor(candidate.id)}`, llmFallback: 'the language model did not answer within 0.2 s' });
+    expect(issue).toMatchObject({
+      writer: `template:${styleFor(candidate.id)}`,
+      llmFallback: 'the language model did not answer within 0.2 s',
+    });
   });
 
   it('is not asked when no model is configured', async () => {
@@ -172,7 +249,14 @@ describe('what a dataset records of the model', () => {
   it('sends credentials in the URL as a header and names the endpoint without them when it fails', async () => {
     respond = () => ({ status: 503, body: {} });
     const withUser = config({ url: url.replace('http://', 'http://user:hunter2@'), apiKey: undefined });
-    const input: LlmStatementInput = { failure: failedTest.failure!, repro: null, bugPatch: candidate.bugPatch, packageName: 'mathlib', packageVersion: '2.1.0', style: 'terse' };
+    const input: LlmStatementInput = {
+      failure: failedTest.failure!,
+      repro: null,
+      bugPatch: candidate.bugPatch,
+      packageName: 'mathlib',
+      packageVersion: '2.1.0',
+      style: 'terse',
+    };
     await expect(writeWithLlm(withUser, input)).rejects.toThrow(/HTTP 503/);
     expect(requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('user:hunter2').toString('base64')}`);
     expect(requests[0]!.url).toBe('/v1/chat/completions');
@@ -183,7 +267,13 @@ describe('replies', () => {
   it('are read as JSON, bare, fenced or with words around', () => {
     const json = JSON.stringify(CLEAN);
     const fence = '```';
-    for (const content of [json, `${fence}json\n${json}\n${fence}`, `${fence}\n${json}\n${fence}`, `Sure! ${json} Hope this helps.`, `${fence}js\nclamp(15, 0, 10);\n${fence}\n\n${json}`]) {
+    for (const content of [
+      json,
+      `${fence}json\n${json}\n${fence}`,
+      `${fence}\n${json}\n${fence}`,
+      `Sure! ${json} Hope this helps.`,
+      `${fence}js\nclamp(15, 0, 10);\n${fence}\n\n${json}`,
+    ]) {
       expect(parseStatement(content)).toEqual(CLEAN);
     }
   });
@@ -197,11 +287,24 @@ describe('replies', () => {
 describe('the configuration', () => {
   it('comes from SWESYNTH_LLM_URL, SWESYNTH_LLM_MODEL and the optional SWESYNTH_LLM_API_KEY', () => {
     expect(llmConfigFromEnv({})).toBeNull();
-    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://localhost:8080/v1/', SWESYNTH_LLM_MODEL: 'm' })).toEqual({ url: 'http://localhost:8080/v1', model: 'm', timeoutMs: 60_000, temperature: 0.2 });
-    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_TEMPERATURE: '0.9' })).toMatchObject({ temperature: 0.9 });
-    expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_TEMPERATURE: 'hot' })).toThrow('SWESYNTH_LLM_TEMPERATURE=hot: expected a number between 0 and 2');
-    expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'not a url', SWESYNTH_LLM_MODEL: 'm' })).toThrow('SWESYNTH_LLM_URL=not a url is not a URL');
-    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_API_KEY: 'k' })).toMatchObject({ apiKey: 'k' });
+    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://localhost:8080/v1/', SWESYNTH_LLM_MODEL: 'm' })).toEqual({
+      url: 'http://localhost:8080/v1',
+      model: 'm',
+      timeoutMs: 60_000,
+      temperature: 0.2,
+    });
+    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_TEMPERATURE: '0.9' })).toMatchObject({
+      temperature: 0.9,
+    });
+    expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_TEMPERATURE: 'hot' })).toThrow(
+      'SWESYNTH_LLM_TEMPERATURE=hot: expected a number between 0 and 2',
+    );
+    expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'not a url', SWESYNTH_LLM_MODEL: 'm' })).toThrow(
+      'SWESYNTH_LLM_URL=not a url is not a URL',
+    );
+    expect(llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1', SWESYNTH_LLM_MODEL: 'm', SWESYNTH_LLM_API_KEY: 'k' })).toMatchObject({
+      apiKey: 'k',
+    });
     expect(() => llmConfigFromEnv({ SWESYNTH_LLM_URL: 'http://h/v1' })).toThrow('SWESYNTH_LLM_URL is set but SWESYNTH_LLM_MODEL is not');
   });
 });

@@ -34,15 +34,31 @@ interface Stage {
  * PASS_TO_PASS holding that test in every exported task prove it. Returns the setup summary.
  */
 async function runsOnNode22(path: string, options: string[]): Promise<Stage> {
-  const run = await swesynth(['run', path, '--run-dir', join(tempDir('run'), 'run'), '--out', tempDir('out'), '--max-candidates', '10', '--no-progress', '--json', ...options]);
+  const run = await swesynth([
+    'run',
+    path,
+    '--run-dir',
+    join(tempDir('run'), 'run'),
+    '--out',
+    tempDir('out'),
+    '--max-candidates',
+    '10',
+    '--no-progress',
+    '--json',
+    ...options,
+  ]);
   expect(run.exitCode, run.stderr).toBe(0);
   const stages = (JSON.parse(run.stdout) as { stages: Stage[] }).stages;
   const setup = stages.find((stage) => stage.stage === 'setup')!;
   expect(setup).toMatchObject({ tests: 6, stable: 6 });
   const exported = stages.find((stage) => stage.stage === 'export')!;
-  const instances = readFileSync(join(exported.path!, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { PASS_TO_PASS: string });
+  const instances = readFileSync(join(exported.path!, 'instances.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { PASS_TO_PASS: string });
   expect(instances.length).toBeGreaterThanOrEqual(5);
-  for (const instance of instances) expect((JSON.parse(instance.PASS_TO_PASS) as string[]).some((id) => id.includes('runs on Node.js 22'))).toBe(true);
+  for (const instance of instances)
+    expect((JSON.parse(instance.PASS_TO_PASS) as string[]).some((id) => id.includes('runs on Node.js 22'))).toBe(true);
   return setup;
 }
 

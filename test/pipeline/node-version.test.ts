@@ -3,7 +3,12 @@ import { parsePackageJson, type RepoFacts } from '../../pipeline/repo/facts.js';
 import { nodeToInstall, profileNode, requiredNode, satisfies } from '../../pipeline/repo/node-version.js';
 
 function facts(packageJson: Record<string, unknown>, texts: Record<string, string> = {}): RepoFacts {
-  return { packageJson: parsePackageJson(JSON.stringify(packageJson)), rootFiles: ['package.json', ...Object.keys(texts)], read: (file) => texts[file], glob: () => [] };
+  return {
+    packageJson: parsePackageJson(JSON.stringify(packageJson)),
+    rootFiles: ['package.json', ...Object.keys(texts)],
+    read: (file) => texts[file],
+    glob: () => [],
+  };
 }
 
 describe('Node version ranges', () => {
@@ -36,7 +41,8 @@ describe('Node version ranges', () => {
       ['18 - 20', '21.0.0', false],
       ['*', '8.0.0', true],
     ];
-    for (const [range, version, expected] of cases) expect({ range, version, ok: satisfies(version, range) }).toEqual({ range, version, ok: expected });
+    for (const [range, version, expected] of cases)
+      expect({ range, version, ok: satisfies(version, range) }).toEqual({ range, version, ok: expected });
   });
 
   it('installs the oldest LTS line that satisfies, or the requirement itself when none does', () => {
@@ -57,7 +63,9 @@ describe('the Node version a repository asks for', () => {
     expect(requiredNode(facts({}, { '.nvmrc': 'lts/*' }))).toBe('18.x || 20.x || 22.x || 24.x');
     expect(requiredNode(facts({}, { '.node-version': '22' }))).toBe('22');
     expect(requiredNode(facts({ volta: { node: '24.1.0' } }))).toBe('^24.1.0');
-    expect(requiredNode(facts({ devEngines: { runtime: { name: 'node', version: '>=22.12' } }, engines: { node: '>=18' } }))).toBe('>=22.12');
+    expect(requiredNode(facts({ devEngines: { runtime: { name: 'node', version: '>=22.12' } }, engines: { node: '>=18' } }))).toBe(
+      '>=22.12',
+    );
     expect(requiredNode(facts({ devEngines: { runtime: [{ name: 'bun' }, { name: 'node', version: '^24' }] } }))).toBe('^24');
     expect(requiredNode(facts({ engines: { node: '>=18' } }, { '.nvmrc': '22' }))).toBe('22');
   });

@@ -7,16 +7,31 @@ import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { copyFixture } from '../helpers.js';
 
 function facts(packageJson: Record<string, unknown>, texts: Record<string, string> = {}): RepoFacts {
-  return { packageJson: parsePackageJson(JSON.stringify(packageJson)), rootFiles: ['package.json', ...Object.keys(texts)], read: (file) => texts[file], glob: () => [] };
+  return {
+    packageJson: parsePackageJson(JSON.stringify(packageJson)),
+    rootFiles: ['package.json', ...Object.keys(texts)],
+    read: (file) => texts[file],
+    glob: () => [],
+  };
 }
 
 describe('package managers as the repository pins them', () => {
   it('runs the pinned version, or the major that wrote the lockfile', () => {
-    expect(packageManagerOf(facts({ packageManager: 'pnpm@9.1.0+sha512.abc' }, { 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" })).install).toBe('npx -y pnpm@9.1.0 install --frozen-lockfile');
-    expect(packageManagerOf(facts({}, { 'pnpm-lock.yaml': "lockfileVersion: '6.0'\n" })).install).toBe('npx -y pnpm@8 install --frozen-lockfile');
-    expect(packageManagerOf(facts({ packageManager: 'yarn@4.5.0' }, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toMatch(/ npx -y corepack yarn@4\.5\.0 install --immutable$/);
-    expect(packageManagerOf(facts({}, { 'yarn.lock': '__metadata:\n  version: 6\n  cacheKey: 8\n' })).install).toMatch(/ corepack yarn@3 install --immutable$/);
-    expect(packageManagerOf(facts({ packageManager: 'yarn@1.22.22' }, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe('npx -y yarn@1.22.22 install --frozen-lockfile --ignore-engines');
+    expect(
+      packageManagerOf(facts({ packageManager: 'pnpm@9.1.0+sha512.abc' }, { 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" })).install,
+    ).toBe('npx -y pnpm@9.1.0 install --frozen-lockfile');
+    expect(packageManagerOf(facts({}, { 'pnpm-lock.yaml': "lockfileVersion: '6.0'\n" })).install).toBe(
+      'npx -y pnpm@8 install --frozen-lockfile',
+    );
+    expect(packageManagerOf(facts({ packageManager: 'yarn@4.5.0' }, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toMatch(
+      / npx -y corepack yarn@4\.5\.0 install --immutable$/,
+    );
+    expect(packageManagerOf(facts({}, { 'yarn.lock': '__metadata:\n  version: 6\n  cacheKey: 8\n' })).install).toMatch(
+      / corepack yarn@3 install --immutable$/,
+    );
+    expect(packageManagerOf(facts({ packageManager: 'yarn@1.22.22' }, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe(
+      'npx -y yarn@1.22.22 install --frozen-lockfile --ignore-engines',
+    );
     expect(packageManagerOf(facts({ packageManager: 'yarn@4.5.0' })).install).toMatch(/ yarn@4\.5\.0 install$/);
   });
 

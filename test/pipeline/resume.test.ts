@@ -37,7 +37,9 @@ describe('a run killed during validation', () => {
   it('resumes with the same tasks, no candidate lost and none validated twice', async () => {
     const killedRun = join(tempDir('killed'), 'run');
     const out = tempDir('out');
-    const child = execa(process.execPath, [CLI, 'run', EXAMPLE_PROFILE, '--run-dir', killedRun, '--out', out, ...OPTIONS], { reject: false });
+    const child = execa(process.execPath, [CLI, 'run', EXAMPLE_PROFILE, '--run-dir', killedRun, '--out', out, ...OPTIONS], {
+      reject: false,
+    });
     await waitForVerdicts(killedRun, 4);
     child.kill('SIGKILL');
     await child;

@@ -17,7 +17,8 @@ function pool(units: number, perUnit: number, operators = ['a', 'b', 'c']): Item
 }
 
 const NO_CAPS = { maxCandidates: null, maxPerOperator: null, maxPerUnit: null };
-const countBy = (items: Item[], key: (item: Item) => string) => items.reduce((counts, item) => counts.set(key(item), (counts.get(key(item)) ?? 0) + 1), new Map<string, number>());
+const countBy = (items: Item[], key: (item: Item) => string) =>
+  items.reduce((counts, item) => counts.set(key(item), (counts.get(key(item)) ?? 0) + 1), new Map<string, number>());
 
 describe('spread sampling', () => {
   it('takes everything, in the original order, when nothing is capped', () => {

@@ -27,7 +27,11 @@ describe('clamp', () => {
 });
 `;
 
-function failed(line: number, failure: Partial<FailedTest['failure']> & { message: string }, title = 'returns the upper bound for values above it'): FailedTest {
+function failed(
+  line: number,
+  failure: Partial<FailedTest['failure']> & { message: string },
+  title = 'returns the upper bound for values above it',
+): FailedTest {
   return {
     candidateId: 'c1',
     testId: `test/math.test.js::clamp > ${title}`,
@@ -38,11 +42,31 @@ function failed(line: number, failure: Partial<FailedTest['failure']> & { messag
   };
 }
 
-const wrongValue = failed(9, { message: 'Expected values to be strictly equal', name: 'AssertionError', expected: '10', actual: '0', operator: 'strictEqual' });
+const wrongValue = failed(9, {
+  message: 'Expected values to be strictly equal',
+  name: 'AssertionError',
+  expected: '10',
+  actual: '0',
+  operator: 'strictEqual',
+});
 const thrown = failed(12, { message: 'empty range', name: 'RangeError' }, 'rejects an empty range with a clear error');
-const notThrown = failed(15, { message: 'Missing expected exception (RangeError).', name: 'AssertionError', expected: 'undefined', actual: 'undefined', operator: 'throws' }, 'refuses an inverted range');
+const notThrown = failed(
+  15,
+  {
+    message: 'Missing expected exception (RangeError).',
+    name: 'AssertionError',
+    expected: 'undefined',
+    actual: 'undefined',
+    operator: 'throws',
+  },
+  'refuses an inverted range',
+);
 /** A test that never reported: its file crashed, and the crash's error stands in for it. */
-const crashed: FailedTest = { ...failed(0, { message: 'Cannot find module' }), status: 'missing', failure: { message: 'Cannot find module', name: 'Error' } };
+const crashed: FailedTest = {
+  ...failed(0, { message: 'Cannot find module' }),
+  status: 'missing',
+  failure: { message: 'Cannot find module', name: 'Error' },
+};
 
 function input(failedTests: FailedTest[], overrides: Partial<StatementInput> = {}): StatementInput {
   return {
@@ -86,7 +110,9 @@ describe('problem statements', () => {
   });
 
   it('show a value that spans lines in a block of its own', () => {
-    const statement = writeStatement(input([failed(9, { message: 'x', name: 'AssertionError', expected: 'Array [\n  10,\n]', actual: '0' })]));
+    const statement = writeStatement(
+      input([failed(9, { message: 'x', name: 'AssertionError', expected: 'Array [\n  10,\n]', actual: '0' })]),
+    );
     expect(bodyOf(statement)).toContain('Expected:\n\n```\nArray [\n  10,\n]\n```\n\nGot `0`.');
     expect(statement).toHaveProperty('title', '`clamp(15, low, high)` returns a wrong value');
   });
@@ -96,7 +122,9 @@ describe('problem statements', () => {
   });
 
   it('are rejected when no failing test said what went wrong', () => {
-    expect(writeStatement(input([{ ...wrongValue, failure: undefined }]))).toEqual({ rejected: 'no failing test reported any failure details' });
+    expect(writeStatement(input([{ ...wrongValue, failure: undefined }]))).toEqual({
+      rejected: 'no failing test reported any failure details',
+    });
   });
 });
 
@@ -143,7 +171,11 @@ test('parses', () => {
   const statementFor = (text: string, entryPoints: string[], file = 'test/parse.test.js') =>
     bodyOf(
       writeStatement(
-        input([{ ...failed(5, { message: 'x', expected: '1', actual: '2' }), file }], { readTest: () => text, entryPoints, packageName: '@acme/parser' }),
+        input([{ ...failed(5, { message: 'x', expected: '1', actual: '2' }), file }], {
+          readTest: () => text,
+          entryPoints,
+          packageName: '@acme/parser',
+        }),
       ),
     );
 
@@ -170,7 +202,11 @@ test('parse()', (t) => {
 });
 `;
     const statement = writeStatement(
-      input([{ ...failed(6, { message: 'x', expected: "{ '0': 'foo' }", actual: '{}' }), file: 'test/parse.js' }], { readTest: () => text, packageName: 'qs', entryPoints: ['lib/index.js'] }),
+      input([{ ...failed(6, { message: 'x', expected: "{ '0': 'foo' }", actual: '{}' }), file: 'test/parse.js' }], {
+        readTest: () => text,
+        packageName: 'qs',
+        entryPoints: ['lib/index.js'],
+      }),
     );
     expect(bodyOf(statement)).toContain(`const qs = require('qs');\nconst { format } = require("qs/lib/format");`);
     expect(bodyOf(statement)).not.toContain("require('tape')");
@@ -178,7 +214,12 @@ test('parse()', (t) => {
 });
 
 describe('titles', () => {
-  const statementFor = (body: string, line: number, failure: Partial<FailedTest['failure']> & { message: string }, style: StatementStyle = 'terse') => {
+  const statementFor = (
+    body: string,
+    line: number,
+    failure: Partial<FailedTest['failure']> & { message: string },
+    style: StatementStyle = 'terse',
+  ) => {
     const text = `import assert from 'node:assert/strict';
 import { ShoppingCart, chunk, load } from '../src/index.js';
 
@@ -186,22 +227,40 @@ it('does the thing the test is named for', async () => {
 ${body}
 });
 `;
-    return writeStatement(input([{ ...failed(line, failure), titlePath: ['does the thing the test is named for'] }], { readTest: () => text, entryPoints: ['src/index.js'], style }));
+    return writeStatement(
+      input([{ ...failed(line, failure), titlePath: ['does the thing the test is named for'] }], {
+        readTest: () => text,
+        entryPoints: ['src/index.js'],
+        style,
+      }),
+    );
   };
 
   it('name a method by its class, not by the variable the test holds it in', () => {
-    const statement = statementFor("  const cart = new ShoppingCart();\n  cart.add('a', 75.5);\n  assert.equal(cart.total(), 85);", 7, { message: 'x', expected: '85', actual: '115' });
+    const statement = statementFor("  const cart = new ShoppingCart();\n  cart.add('a', 75.5);\n  assert.equal(cart.total(), 85);", 7, {
+      message: 'x',
+      expected: '85',
+      actual: '115',
+    });
     expect(statement).toMatchObject({ title: '`ShoppingCart.total()` returns `115` instead of `85`' });
     expect(bodyOf(statement)).toContain("import { ShoppingCart } from 'mathlib';");
   });
 
   it('name the call a checked value came from', () => {
-    const statement = statementFor('  const result = chunk([1, 2, 3], 2);\n  assert.equal(result.length, 2);', 6, { message: 'x', expected: '2', actual: '1' });
+    const statement = statementFor('  const result = chunk([1, 2, 3], 2);\n  assert.equal(result.length, 2);', 6, {
+      message: 'x',
+      expected: '2',
+      actual: '1',
+    });
     expect(statement).toMatchObject({ title: 'After `chunk([1, 2, 3], 2)`, `result.length` is `1` instead of `2`' });
   });
 
   it('say an awaited call resolves to its value', () => {
-    const statement = statementFor("  assert.deepEqual(await load('a.conf'), { x: 1 });", 5, { message: 'x', expected: '{ x: 1 }', actual: 'null' });
+    const statement = statementFor("  assert.deepEqual(await load('a.conf'), { x: 1 });", 5, {
+      message: 'x',
+      expected: '{ x: 1 }',
+      actual: 'null',
+    });
     expect(statement).toMatchObject({ title: "`load('a.conf')` resolves to `null` instead of `{ x: 1 }`" });
   });
 
@@ -212,13 +271,22 @@ ${body}
 
   it('drop long arguments and keep the function name', () => {
     const long = 'chunk([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18], 4)';
-    expect(statementFor(`  assert.equal(${long}, 5);`, 5, { message: 'x', expected: '5', actual: '4' })).toMatchObject({ title: '`chunk` returns `4` instead of `5`' });
-    expect(statementFor(`  assert.equal(${long}.length, 5);`, 5, { message: 'x', expected: '5', actual: '4' })).toMatchObject({ title: '`chunk(…).length` is `4` instead of `5`' });
+    expect(statementFor(`  assert.equal(${long}, 5);`, 5, { message: 'x', expected: '5', actual: '4' })).toMatchObject({
+      title: '`chunk` returns `4` instead of `5`',
+    });
+    expect(statementFor(`  assert.equal(${long}.length, 5);`, 5, { message: 'x', expected: '5', actual: '4' })).toMatchObject({
+      title: '`chunk(…).length` is `4` instead of `5`',
+    });
   });
 
   it('never name the test or speak of tests, in any style', () => {
     for (const style of STATEMENT_STYLES) {
-      const statement = statementFor('  const result = chunk([], 1);\n  assert.deepEqual(result, []);', 6, { message: 'x', expected: '[]', actual: '[ [] ]' }, style);
+      const statement = statementFor(
+        '  const result = chunk([], 1);\n  assert.deepEqual(result, []);',
+        6,
+        { message: 'x', expected: '[]', actual: '[ [] ]' },
+        style,
+      );
       expect(statement).toMatchObject({ title: '`chunk([], 1)` returns `[ [] ]` instead of `[]`' });
       expect(JSON.stringify(statement)).not.toMatch(/\btests?\b|named for/i);
     }
@@ -234,7 +302,9 @@ describe('styles', () => {
       expect(body).toContain("```js\nimport assert from 'node:assert/strict';\nimport { clamp } from 'mathlib/src/math';");
     }
     const [, detailed, story] = bodies;
-    expect(detailed).toMatch(/### What I did[\s\S]*### Expected\n\n`10`\n\n### Actual\n\n`0`\n\n### Reproduction[\s\S]*### Environment\n\n- mathlib 2.1.0\n- Node.js 20.11.1\n$/);
+    expect(detailed).toMatch(
+      /### What I did[\s\S]*### Expected\n\n`10`\n\n### Actual\n\n`0`\n\n### Reproduction[\s\S]*### Environment\n\n- mathlib 2.1.0\n- Node.js 20.11.1\n$/,
+    );
     expect(story).toContain("I'm using mathlib 2.1.0 in a project, and when I call `clamp(15, low, high)`, I get `0` instead of `10`.");
   });
 
@@ -253,8 +323,16 @@ describe('the leak check', () => {
   });
 
   it('rejects a statement showing a forbidden text in any case, spacing or quoting, with or without a trailing semicolon', () => {
-    for (const secret of ['  const [low, high] = limits;', 'const [ low,high ]=limits', 'CLAMP(15, LOW,\n    HIGH)', 'assert.equal(clamp(15, low, high), 10),', "import assert from \"node:assert/strict\""]) {
-      expect(writeStatement(input([wrongValue], { forbidden: [...forbidden, secret] }))).toEqual({ rejected: `the statement would reveal "${secret.trim()}"` });
+    for (const secret of [
+      '  const [low, high] = limits;',
+      'const [ low,high ]=limits',
+      'CLAMP(15, LOW,\n    HIGH)',
+      'assert.equal(clamp(15, low, high), 10),',
+      'import assert from "node:assert/strict"',
+    ]) {
+      expect(writeStatement(input([wrongValue], { forbidden: [...forbidden, secret] }))).toEqual({
+        rejected: `the statement would reveal "${secret.trim()}"`,
+      });
     }
   });
 
@@ -281,9 +359,21 @@ test('parse()', function (t) {
       file: 'test/parse.js',
       titlePath: ['parse()', 'parses a simple string'],
       status: 'fail',
-      failure: { message: 'a numeric key', expected: "{ '0': 'foo' }", actual: '{}', location: { file: 'test/parse.js', line: 6, column: 8 } },
+      failure: {
+        message: 'a numeric key',
+        expected: "{ '0': 'foo' }",
+        actual: '{}',
+        location: { file: 'test/parse.js', line: 6, column: 8 },
+      },
     };
-    const statement = writeStatement(input([tapeFailure], { readTest: () => text, forbidden: ['parses a simple string', 'test/parse.js'], packageName: 'qs', entryPoints: ['lib/index.js'] }));
+    const statement = writeStatement(
+      input([tapeFailure], {
+        readTest: () => text,
+        forbidden: ['parses a simple string', 'test/parse.js'],
+        packageName: 'qs',
+        entryPoints: ['lib/index.js'],
+      }),
+    );
     expect(statement).toMatchObject({ title: "`qs.parse('0=foo')` returns `{}` instead of `{ '0': 'foo' }`" });
     expect(bodyOf(statement)).toContain("var qs = require('qs');\n\nst.deepEqual(qs.parse('0=foo'), { 0: 'foo' }, 'a numeric key');");
   });
@@ -303,7 +393,13 @@ test('converts hours', () => {
       titlePath: ['converts hours'],
       status: 'fail',
       // jest names its assertion errors plain Error.
-      failure: { name: 'Error', message: 'expect(received).toBe(expected) // Object.is equality', expected: '3600000', actual: '60000', location: { file: 'src/index.test.ts', line: 5, column: 20 } },
+      failure: {
+        name: 'Error',
+        message: 'expect(received).toBe(expected) // Object.is equality',
+        expected: '3600000',
+        actual: '60000',
+        location: { file: 'src/index.test.ts', line: 5, column: 20 },
+      },
     };
     const statement = writeStatement(input([jestFailure], { readTest: () => text, packageName: 'ms', entryPoints: ['dist/index.cjs'] }));
     expect(statement).toMatchObject({ title: "`ms('1h')` returns `60000` instead of `3600000`" });
@@ -321,7 +417,12 @@ describe('the package a repro imports', () => {
   }
 
   it('is named by package.json, with its entry files from main, module and the "." export', () => {
-    const dir = workspaceWith({ name: '@acme/widgets', main: './dist/index.cjs', module: 'dist/index.mjs', exports: { '.': { import: './dist/index.mjs', require: ['./dist/index.cjs'] }, './extra': './dist/extra.js' } });
+    const dir = workspaceWith({
+      name: '@acme/widgets',
+      main: './dist/index.cjs',
+      module: 'dist/index.mjs',
+      exports: { '.': { import: './dist/index.mjs', require: ['./dist/index.cjs'] }, './extra': './dist/extra.js' },
+    });
     expect(packageOf(dir, 'acme/widgets', '3.0.0')).toEqual({
       name: '@acme/widgets',
       version: '3.0.0',
@@ -331,6 +432,10 @@ describe('the package a repro imports', () => {
   });
 
   it("falls back to the repository's name and Node's default entry", () => {
-    expect(packageOf(workspaceWith(null), 'acme/widgets', '0.0.0')).toEqual({ name: 'widgets', version: '0.0.0', entryPoints: ['index.js'] });
+    expect(packageOf(workspaceWith(null), 'acme/widgets', '0.0.0')).toEqual({
+      name: 'widgets',
+      version: '0.0.0',
+      entryPoints: ['index.js'],
+    });
   });
 });

@@ -14,8 +14,18 @@ const coverage: CoverageMap = {
   },
   testFiles: [
     { file: 'test/parse.test.ts', durationMs: 900, measured: true, executed: { 'src/parse.ts': { parse: 4, tokenize: 9 } } },
-    { file: 'test/everything.test.ts', durationMs: 300, measured: true, executed: { 'src/parse.ts': { parse: 40 }, 'build/lib/format.js': { format: 2, Formatter: 1 } } },
-    { file: 'test/format.test.ts', durationMs: 500, measured: true, executed: { 'build/lib/format.js': { format: 7, Formatter: 7, pad: 1 } } },
+    {
+      file: 'test/everything.test.ts',
+      durationMs: 300,
+      measured: true,
+      executed: { 'src/parse.ts': { parse: 40 }, 'build/lib/format.js': { format: 2, Formatter: 1 } },
+    },
+    {
+      file: 'test/format.test.ts',
+      durationMs: 500,
+      measured: true,
+      executed: { 'build/lib/format.js': { format: 7, Formatter: 7, pad: 1 } },
+    },
     { file: 'test/bundle.test.ts', durationMs: 100, measured: true, executed: { 'dist/bundle.js': { a: 1 } } },
     { file: 'test/units.test.js', durationMs: 100, measured: true, executed: { 'lib/units.js': { convert: 3 } } },
   ],
@@ -30,7 +40,10 @@ describe('test selection', () => {
 
   it('picks the test files that executed the function, in the source or in its built output', () => {
     expect(coveringTestFiles(coverage, [{ file: 'src/parse.ts', unit: 'tokenize' }])).toEqual(['test/parse.test.ts']);
-    expect(coveringTestFiles(coverage, [{ file: 'lib/format.ts', unit: 'Formatter.constructor' }]).sort()).toEqual(['test/everything.test.ts', 'test/format.test.ts']);
+    expect(coveringTestFiles(coverage, [{ file: 'lib/format.ts', unit: 'Formatter.constructor' }]).sort()).toEqual([
+      'test/everything.test.ts',
+      'test/format.test.ts',
+    ]);
     expect(coveringTestFiles(coverage, [{ file: 'lib/format.ts', unit: 'Formatter.pad' }])).toEqual(['test/format.test.ts']);
     // A build that writes src/ to another folder: lib/units.js is src/units.js built.
     expect(coveringTestFiles(coverage, [{ file: 'src/units.js', unit: 'convert' }])).toEqual(['test/units.test.js']);
@@ -43,11 +56,17 @@ describe('test selection', () => {
   });
 
   it('falls back to every test file that loaded the file when V8 knows no function of that name', () => {
-    expect(coveringTestFiles(coverage, [{ file: 'src/parse.ts', unit: 'renamedByTheBuild' }]).sort()).toEqual(['test/everything.test.ts', 'test/parse.test.ts']);
+    expect(coveringTestFiles(coverage, [{ file: 'src/parse.ts', unit: 'renamedByTheBuild' }]).sort()).toEqual([
+      'test/everything.test.ts',
+      'test/parse.test.ts',
+    ]);
   });
 
   it('always includes test files whose coverage could not be measured', () => {
-    const unmeasured = { ...coverage, testFiles: [...coverage.testFiles, { file: 'test/opaque.test.ts', durationMs: 50, measured: false, executed: {} }] };
+    const unmeasured = {
+      ...coverage,
+      testFiles: [...coverage.testFiles, { file: 'test/opaque.test.ts', durationMs: 50, measured: false, executed: {} }],
+    };
     expect(coveringTestFiles(unmeasured, [{ file: 'src/parse.ts', unit: 'unused' }])).toEqual(['test/opaque.test.ts']);
   });
 
@@ -63,11 +82,19 @@ describe('test selection', () => {
   });
 
   it('takes the union over the sites of a candidate', () => {
-    expect(coveringTestFiles(coverage, [{ file: 'src/parse.ts', unit: 'tokenize' }, { file: 'lib/format.ts', unit: 'pad' }]).sort()).toEqual(['test/format.test.ts', 'test/parse.test.ts']);
+    expect(
+      coveringTestFiles(coverage, [
+        { file: 'src/parse.ts', unit: 'tokenize' },
+        { file: 'lib/format.ts', unit: 'pad' },
+      ]).sort(),
+    ).toEqual(['test/format.test.ts', 'test/parse.test.ts']);
   });
 
   it('orders the test file named after the changed file first, then by calls, and scales the timeout with their time', () => {
-    expect(selectTests(coverage, [{ file: 'src/parse.ts', unit: 'parse' }], TIMEOUTS)).toEqual({ files: ['test/parse.test.ts', 'test/everything.test.ts'], timeoutMs: 2 * 1200 + 1000 });
+    expect(selectTests(coverage, [{ file: 'src/parse.ts', unit: 'parse' }], TIMEOUTS)).toEqual({
+      files: ['test/parse.test.ts', 'test/everything.test.ts'],
+      timeoutMs: 2 * 1200 + 1000,
+    });
     expect(selectTests(coverage, [{ file: 'lib/format.ts', unit: 'format' }], { ...TIMEOUTS, wholeSuiteMs: 2000 }).timeoutMs).toBe(2000);
   });
 

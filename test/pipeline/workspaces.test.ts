@@ -40,20 +40,33 @@ describe('workspace discovery', () => {
   });
 
   it('reads the object form of workspaces and leaves out negated globs', async () => {
-    const root = repo({ 'package.json': { workspaces: { packages: ['packages/*', '!packages/internal'], nohoist: ['**/x'] } }, ...packages });
+    const root = repo({
+      'package.json': { workspaces: { packages: ['packages/*', '!packages/internal'], nohoist: ['**/x'] } },
+      ...packages,
+    });
     expect((await workspacePackages(root)).map((pkg) => pkg.path)).toEqual(['packages/a', 'packages/b', 'packages/c']);
   });
 
   it('reads pnpm-workspace.yaml in block and flow style', async () => {
-    const yaml = "# the packages\npackages:\n  - 'packages/*'   # all of them\n  - \"!packages/internal\"\n  - tools/cli\ncatalog:\n  zod: ^4\n";
+    const yaml =
+      '# the packages\npackages:\n  - \'packages/*\'   # all of them\n  - "!packages/internal"\n  - tools/cli\ncatalog:\n  zod: ^4\n';
     expect(pnpmWorkspaceGlobs(yaml)).toEqual(['packages/*', '!packages/internal', 'tools/cli']);
-    expect(pnpmWorkspaceGlobs("packages: ['packages/*', \"apps/*\"]\n")).toEqual(['packages/*', 'apps/*']);
-    const root = repo({ 'package.json': { name: 'root' }, 'pnpm-workspace.yaml': yaml, ...packages, 'tools/cli/package.json': { name: 'cli', scripts: { test: 'vitest run' } } });
+    expect(pnpmWorkspaceGlobs('packages: [\'packages/*\', "apps/*"]\n')).toEqual(['packages/*', 'apps/*']);
+    const root = repo({
+      'package.json': { name: 'root' },
+      'pnpm-workspace.yaml': yaml,
+      ...packages,
+      'tools/cli/package.json': { name: 'cli', scripts: { test: 'vitest run' } },
+    });
     expect((await workspacePackages(root)).map((pkg) => pkg.path)).toEqual(['packages/a', 'packages/b', 'packages/c', 'tools/cli']);
   });
 
   it('reads lerna.json packages', async () => {
-    const root = repo({ 'package.json': { name: 'root' }, 'lerna.json': { version: '1.0.0', packages: ['packages/a', 'packages/b'] }, ...packages });
+    const root = repo({
+      'package.json': { name: 'root' },
+      'lerna.json': { version: '1.0.0', packages: ['packages/a', 'packages/b'] },
+      ...packages,
+    });
     expect((await workspacePackages(root)).map((pkg) => pkg.name)).toEqual(['@acme/a', '@acme/b']);
   });
 
@@ -65,7 +78,8 @@ describe('workspace discovery', () => {
     const root = repo({
       'package.json': { workspaces: ['packages/*'], scripts: { build: 'tsc -b', prepare: 'lerna run build --stream' } },
       // tsconfig files take comments and trailing commas.
-      'tsconfig.json': '{\n  // the packages, in order\n  "files": [],\n  "references": [{ "path": "./packages/a" }, { "path": "packages/b/" },],\n}\n',
+      'tsconfig.json':
+        '{\n  // the packages, in order\n  "files": [],\n  "references": [{ "path": "./packages/a" }, { "path": "packages/b/" },],\n}\n',
       ...packages,
     });
     expect(await workspaceBuild(root, await workspacePackages(root))).toEqual({
@@ -103,7 +117,9 @@ describe('a workspace profile', () => {
     expect(results.every((result) => result.status === 'pass')).toBe(true);
     // Only the suite that holds the file runs; one that reports nothing of a file asked for is broken.
     const onlyB = await runSuites(sandbox, suites, { testFiles, only: ['packages/b/test/format.test.js'], timeoutMs: 60_000 });
-    expect(onlyB.kind === 'results' && new Set(onlyB.results.map((result) => result.file))).toEqual(new Set(['packages/b/test/format.test.js']));
+    expect(onlyB.kind === 'results' && new Set(onlyB.results.map((result) => result.file))).toEqual(
+      new Set(['packages/b/test/format.test.js']),
+    );
     const missing = await runSuites(sandbox, suites, { testFiles, only: ['packages/b/test/missing.test.js'], timeoutMs: 60_000 });
     expect(missing).toMatchObject({ kind: 'broken', reason: expect.stringContaining('packages/b') });
   });
@@ -123,12 +139,27 @@ describe('a workspace profile', () => {
         ],
       });
       const profile = join(repos, 'local__npm-workspace.json');
-      const args = ['run', profile, '--run-dir', join(tempDir('run'), 'run'), '--out', tempDir('out'), '--max-candidates', '12', '--seed', '1', '--json'];
+      const args = [
+        'run',
+        profile,
+        '--run-dir',
+        join(tempDir('run'), 'run'),
+        '--out',
+        tempDir('out'),
+        '--max-candidates',
+        '12',
+        '--seed',
+        '1',
+        '--json',
+      ];
       const result = await swesynth(args);
       expect(result.exitCode, result.stderr).toBe(0);
       const summary = JSON.parse(result.stdout) as { stages: Array<{ stage: string; path?: string }> };
       const exported = summary.stages.find((stage) => stage.stage === 'export')!;
-      instances = readFileSync(join(exported.path!, 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      instances = readFileSync(join(exported.path!, 'instances.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
     });
 
     it('exports tasks from both packages with repository-relative test ids', () => {
@@ -137,15 +168,20 @@ describe('a workspace profile', () => {
       for (const instance of instances) {
         const failToPass: string[] = JSON.parse(instance.FAIL_TO_PASS);
         expect(failToPass.length).toBeGreaterThan(0);
-        for (const id of [...failToPass, ...JSON.parse(instance.PASS_TO_PASS)]) expect(id).toMatch(/^packages\/[ab]\/test\/[\w.]+\.test\.js::/);
+        for (const id of [...failToPass, ...JSON.parse(instance.PASS_TO_PASS)])
+          expect(id).toMatch(/^packages\/[ab]\/test\/[\w.]+\.test\.js::/);
         // The runner field names the runners of the packages whose tests fail.
-        const runners = [...packagesOf(failToPass.map((id) => id.split('::')[0]!))].map((pkg) => (pkg === 'packages/a' ? 'mocha' : 'vitest'));
+        const runners = [...packagesOf(failToPass.map((id) => id.split('::')[0]!))].map((pkg) =>
+          pkg === 'packages/a' ? 'mocha' : 'vitest',
+        );
         expect(instance.runner).toBe(runners.sort().join(','));
       }
     });
 
     it('sees a bug in package a through the tests of package b, which imports it', () => {
-      const crossing = instances.filter((instance) => instance.mutation.file.startsWith('packages/a/') && instance.FAIL_TO_PASS.includes('packages/b/test/'));
+      const crossing = instances.filter(
+        (instance) => instance.mutation.file.startsWith('packages/a/') && instance.FAIL_TO_PASS.includes('packages/b/test/'),
+      );
       expect(crossing.length).toBeGreaterThan(0);
     });
   });

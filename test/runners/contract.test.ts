@@ -48,7 +48,15 @@ function idsOf(contract: ContractCase) {
   const fileTest = (file: string) => `${file}::${basename(file)}`;
   if (contract.testPerFile) {
     const { failing, typeError } = contract.testPerFile;
-    return { adds: fileTest(contract.basic), otherAdds: null, failing: fileTest(failing), skipped: null, typeError: fileTest(typeError), repeated: null, crash: fileTest(contract.crash) };
+    return {
+      adds: fileTest(contract.basic),
+      otherAdds: null,
+      failing: fileTest(failing),
+      skipped: null,
+      typeError: fileTest(typeError),
+      repeated: null,
+      crash: fileTest(contract.crash),
+    };
   }
   return {
     crash: `${contract.crash}::(file)`,
@@ -62,10 +70,9 @@ function idsOf(contract: ContractCase) {
 }
 
 /** One case per runner, a module each under ./contract-cases/, exporting `contractCase`. */
-const modules = (import.meta as unknown as { glob: (pattern: string, options: { eager: true }) => Record<string, { contractCase: ContractCase }> }).glob(
-  './contract-cases/*.ts',
-  { eager: true },
-);
+const modules = (
+  import.meta as unknown as { glob: (pattern: string, options: { eager: true }) => Record<string, { contractCase: ContractCase }> }
+).glob('./contract-cases/*.ts', { eager: true });
 /** Each case is named by its module: the runner, and the major or Node.js version when there is more than one case. */
 const CASES = Object.entries(modules).map(([path, module]) => ({ ...module.contractCase, name: basename(path, '.ts') }));
 
@@ -125,7 +132,8 @@ describe.each(CASES.map((contract) => ({ ...contract, ids: idsOf(contract) })))(
   it('reports a test that never finishes as timed out', async () => {
     // Room for a slow runner to start (tap boots a loader) before the test's own timeout fires.
     const outcome = await run([contract.hang], 8_000);
-    const timedOut = outcome.kind === 'timeout' || (outcome.kind === 'results' && outcome.results.some((result) => result.status === 'timeout'));
+    const timedOut =
+      outcome.kind === 'timeout' || (outcome.kind === 'results' && outcome.results.some((result) => result.status === 'timeout'));
     expect(timedOut).toBe(true);
   });
 
@@ -140,7 +148,11 @@ describe.each(CASES.map((contract) => ({ ...contract, ids: idsOf(contract) })))(
       open: async () => sandbox,
       close: async () => undefined,
     });
-    expect(coverage.testFiles[0]).toMatchObject({ file: contract.basic, measured: true, executed: { 'src/math.ts': { add: expect.any(Number) } } });
+    expect(coverage.testFiles[0]).toMatchObject({
+      file: contract.basic,
+      measured: true,
+      executed: { 'src/math.ts': { add: expect.any(Number) } },
+    });
   });
 
   it('calls a run in which no test was reported an infrastructure problem, not a verdict', async () => {

@@ -6,20 +6,37 @@ import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { FIXTURES } from '../helpers.js';
 
 const fixture = join(FIXTURES, 'jest');
-const request = { testFiles: ['test/basic.test.ts'], args: ['--config', 'jest.config.js'], reportFile: '/repo/report.json', timeoutMs: 10_000, tools: LocalSandbox.at(fixture).tools, version: null };
+const request = {
+  testFiles: ['test/basic.test.ts'],
+  args: ['--config', 'jest.config.js'],
+  reportFile: '/repo/report.json',
+  timeoutMs: 10_000,
+  tools: LocalSandbox.at(fixture).tools,
+  version: null,
+};
 
 /** A report as `jest --json` writes it, with one file of the given tests. */
 function report(status: 'passed' | 'failed', assertionResults: object[]): string {
-  return JSON.stringify({ testResults: [{ name: `${fixture}/test/a.test.ts`, status, message: '', assertionResults }], wasInterrupted: false });
+  return JSON.stringify({
+    testResults: [{ name: `${fixture}/test/a.test.ts`, status, message: '', assertionResults }],
+    wasInterrupted: false,
+  });
 }
 
 describe('jest adapter, beyond the shared contract', () => {
   it('runs the whole suite through the repository binary, or exactly the files asked for', () => {
     const whole = jest.command(request);
     expect(whole.file).toBe('node_modules/.bin/jest');
-    expect(whole.args).toEqual(expect.arrayContaining(['--json', '--outputFile=/repo/report.json', '--coverage=false', '--watchAll=false', '--testTimeout=8000']));
+    expect(whole.args).toEqual(
+      expect.arrayContaining(['--json', '--outputFile=/repo/report.json', '--coverage=false', '--watchAll=false', '--testTimeout=8000']),
+    );
     expect(whole.args.slice(-2)).toEqual(['--config', 'jest.config.js']);
-    expect(jest.command({ ...request, only: ['test/a.test.ts'] }).args.slice(-4)).toEqual(['--config', 'jest.config.js', '--runTestsByPath', 'test/a.test.ts']);
+    expect(jest.command({ ...request, only: ['test/a.test.ts'] }).args.slice(-4)).toEqual([
+      '--config',
+      'jest.config.js',
+      '--runTestsByPath',
+      'test/a.test.ts',
+    ]);
   });
 
   it('tells a report cut short from a complete one', () => {
@@ -36,7 +53,9 @@ describe('jest adapter, beyond the shared contract', () => {
       title: kind,
       status: 'failed',
       duration: 5000,
-      failureMessages: [`Error: thrown: "Exceeded timeout of 5000 ms for a ${kind}.\nAdd a timeout value to this test to increase the timeout."\n    at ${fixture}/test/a.test.ts:5:3`],
+      failureMessages: [
+        `Error: thrown: "Exceeded timeout of 5000 ms for a ${kind}.\nAdd a timeout value to this test to increase the timeout."\n    at ${fixture}/test/a.test.ts:5:3`,
+      ],
       failureDetails: [{}],
     });
     const { results } = jest.parse(report('failed', [timedOut('test'), timedOut('hook')]), fixture);
@@ -45,15 +64,38 @@ describe('jest adapter, beyond the shared contract', () => {
   });
 
   it('formats the values of a node:assert error as well as those of a matcher', () => {
-    const failed = { ancestorTitles: [], title: 'a', status: 'failed', failureMessages: ['AssertionError [ERR_ASSERTION]: Expected values to be strictly equal'] };
-    const { results } = jest.parse(report('failed', [{ ...failed, failureDetails: [{ actual: 'ab', expected: 'ac', operator: 'strictEqual' }] }]), fixture);
-    expect(results[0]?.failure).toMatchObject({ name: 'AssertionError', message: 'Expected values to be strictly equal', expected: "'ac'", actual: "'ab'", operator: 'strictEqual' });
+    const failed = {
+      ancestorTitles: [],
+      title: 'a',
+      status: 'failed',
+      failureMessages: ['AssertionError [ERR_ASSERTION]: Expected values to be strictly equal'],
+    };
+    const { results } = jest.parse(
+      report('failed', [{ ...failed, failureDetails: [{ actual: 'ab', expected: 'ac', operator: 'strictEqual' }] }]),
+      fixture,
+    );
+    expect(results[0]?.failure).toMatchObject({
+      name: 'AssertionError',
+      message: 'Expected values to be strictly equal',
+      expected: "'ac'",
+      actual: "'ab'",
+      operator: 'strictEqual',
+    });
   });
 
   it('gives the crash error of a file that fails to load, where it was thrown', async () => {
-    const run = await runTests(LocalSandbox.at(fixture), jest, { testFiles: ['test/crash.test.ts'], only: ['test/crash.test.ts'], args: [], timeoutMs: 30_000 });
+    const run = await runTests(LocalSandbox.at(fixture), jest, {
+      testFiles: ['test/crash.test.ts'],
+      only: ['test/crash.test.ts'],
+      args: [],
+      timeoutMs: 30_000,
+    });
     expect(run.kind === 'results' && run.results).toMatchObject([
-      { id: 'test/crash.test.ts::(file)', status: 'error', failure: { message: 'Error: this file crashes while loading', name: 'Error', location: { file: 'test/crash.test.ts', line: 3 } } },
+      {
+        id: 'test/crash.test.ts::(file)',
+        status: 'error',
+        failure: { message: 'Error: this file crashes while loading', name: 'Error', location: { file: 'test/crash.test.ts', line: 3 } },
+      },
     ]);
   });
 });

@@ -26,7 +26,11 @@ describe('mocha adapter, beyond the shared contract', () => {
       {
         id: 'cases/partial-load.test.js::(file)',
         status: 'error',
-        failure: { message: 'TypeError: this file breaks halfway through loading', name: 'TypeError', location: { file: 'cases/partial-load.test.js', line: 5 } },
+        failure: {
+          message: 'TypeError: this file breaks halfway through loading',
+          name: 'TypeError',
+          location: { file: 'cases/partial-load.test.js', line: 5 },
+        },
       },
     ]);
     expect(byId.get('test/basic.test.js::math > adds')?.status).toBe('pass');
@@ -39,7 +43,10 @@ describe('mocha adapter, beyond the shared contract', () => {
       'cases/hooks.test.js::after a test > waits',
       'cases/hooks.test.js::set up > (suite)',
     ]);
-    expect(byId.get('cases/hooks.test.js::set up > (suite)')).toMatchObject({ status: 'error', failure: { message: 'the suite cannot be set up', location: { line: 3 } } });
+    expect(byId.get('cases/hooks.test.js::set up > (suite)')).toMatchObject({
+      status: 'error',
+      failure: { message: 'the suite cannot be set up', location: { line: 3 } },
+    });
     expect(byId.get('cases/hooks.test.js::after a test > passes, then fails late')?.status).toBe('fail');
   });
 
@@ -51,28 +58,48 @@ describe('mocha adapter, beyond the shared contract', () => {
   it('adds the spec of the repository config to the whole suite, runs exactly a list of files, and neither bails nor runs in parallel', async () => {
     const sandbox = await LocalSandbox.copyOf(fixture, join(tempDir('mocha'), 'repo'));
     try {
-      const config = { spec: ['cases/configured.test.js'], file: ['cases/setup-file.test.js'], parallel: true, bail: true, reporter: 'dot' };
+      const config = {
+        spec: ['cases/configured.test.js'],
+        file: ['cases/setup-file.test.js'],
+        parallel: true,
+        bail: true,
+        reporter: 'dot',
+      };
       await sandbox.writeFile('.mocharc.json', JSON.stringify(config));
       const whole = await resultsOf(sandbox, { testFiles: ['test/basic.test.js'] });
       expect(whole.get('cases/configured.test.js::runs from the config spec')?.status).toBe('pass');
       // Passes after the first failure: the run did not bail.
       expect(whole.get('test/basic.test.js::strings > adds')?.status).toBe('pass');
-      const listed = await resultsOf(sandbox, { testFiles: ['test/basic.test.js', 'cases/configured.test.js'], only: ['test/basic.test.js'] });
+      const listed = await resultsOf(sandbox, {
+        testFiles: ['test/basic.test.js', 'cases/configured.test.js'],
+        only: ['test/basic.test.js'],
+      });
       // The config's setup files still load before the listed ones.
-      expect(new Set([...listed.values()].map((result) => result.file))).toEqual(new Set(['cases/setup-file.test.js', 'test/basic.test.js']));
+      expect(new Set([...listed.values()].map((result) => result.file))).toEqual(
+        new Set(['cases/setup-file.test.js', 'test/basic.test.js']),
+      );
     } finally {
       await sandbox.dispose();
     }
   });
 
   it('reports a failing hook of a --require plugin, outside every test file, with no file', async () => {
-    const run = await runTests(LocalSandbox.at(fixture), mocha, { testFiles: ['test/basic.test.js'], args: [...TSX, '--require', 'cases/root-hook-plugin.cjs'], timeoutMs: 30_000 });
-    expect(run.kind === 'results' && run.results.map((result) => [result.id, result.file, result.status])).toEqual([['::(suite)', '', 'error']]);
+    const run = await runTests(LocalSandbox.at(fixture), mocha, {
+      testFiles: ['test/basic.test.js'],
+      args: [...TSX, '--require', 'cases/root-hook-plugin.cjs'],
+      timeoutMs: 30_000,
+    });
+    expect(run.kind === 'results' && run.results.map((result) => [result.id, result.file, result.status])).toEqual([
+      ['::(suite)', '', 'error'],
+    ]);
   });
 
   it('tells a report cut short from a complete one', () => {
     const line = JSON.stringify({ file: `${fixture}/test/a.test.js`, titlePath: ['a'], status: 'pass', durationMs: 1 });
     expect(mocha.parse(`${line}\n`, fixture).complete).toBe(false);
-    expect(mocha.parse(`${line}\n{"end":true}\n`, fixture)).toMatchObject({ complete: true, results: [{ id: 'test/a.test.js::a', status: 'pass' }] });
+    expect(mocha.parse(`${line}\n{"end":true}\n`, fixture)).toMatchObject({
+      complete: true,
+      results: [{ id: 'test/a.test.js::a', status: 'pass' }],
+    });
   });
 });

@@ -18,19 +18,31 @@ describe('node:test adapter, beyond the shared contract', () => {
   });
 
   it('reports a file that runs out of memory as such, with the message of V8', async () => {
-    const run = await runTests(LocalSandbox.at(fixture, { NODE_OPTIONS: '--max-old-space-size=32' }), nodeTest, { testFiles: ['hangs/out-of-memory.test.js'], args: [], timeoutMs: 20_000 });
-    expect(run.kind === 'results' && run.results.map((result) => [result.id, result.status])).toEqual([['hangs/out-of-memory.test.js::(file)', 'error']]);
+    const run = await runTests(LocalSandbox.at(fixture, { NODE_OPTIONS: '--max-old-space-size=32' }), nodeTest, {
+      testFiles: ['hangs/out-of-memory.test.js'],
+      args: [],
+      timeoutMs: 20_000,
+    });
+    expect(run.kind === 'results' && run.results.map((result) => [result.id, result.status])).toEqual([
+      ['hangs/out-of-memory.test.js::(file)', 'error'],
+    ]);
     expect(run.kind !== 'timeout' && run.outOfMemory).toMatch(/heap out of memory/);
   });
 
   it('tells a report cut short from a complete one', () => {
     const line = JSON.stringify({ file: `${fixture}/test/a.test.js`, titlePath: ['a'], status: 'pass', durationMs: 1 });
     expect(nodeTest.parse(`${line}\n`, fixture).complete).toBe(false);
-    expect(nodeTest.parse(`${line}\n{"end":true}\n`, fixture)).toMatchObject({ complete: true, results: [{ id: 'test/a.test.js::a', status: 'pass' }] });
+    expect(nodeTest.parse(`${line}\n{"end":true}\n`, fixture)).toMatchObject({
+      complete: true,
+      results: [{ id: 'test/a.test.js::a', status: 'pass' }],
+    });
   });
 
   it('gives the crash error of a file that fails to load', async () => {
     const run = await runTests(sandbox, nodeTest, { testFiles: ['test/crash.test.js'], args: [], timeoutMs: 10_000 });
-    expect(run.kind === 'results' && run.results[0]).toMatchObject({ status: 'error', failure: { message: 'Error: this file crashes while loading' } });
+    expect(run.kind === 'results' && run.results[0]).toMatchObject({
+      status: 'error',
+      failure: { message: 'Error: this file crashes while loading' },
+    });
   });
 });

@@ -193,11 +193,30 @@ describe('parseTap', () => {
   it("keeps reading a subtest when node-tap flushes its run's `# time=` into the middle of it", () => {
     // The shape of a node-tap 16 report seen on a busy machine: the run's closing comment came
     // out while the file's subtest was still being written.
-    const report = ['TAP version 13', '# Subtest: test/a.js', '    # Subtest: first', '        ok 1 - holds', '        1..1', '    ok 1 - first # time=1ms', '# time=313.371ms', '    # Subtest: second', '        ok 1 - holds', '        1..1', '    ok 2 - second # time=1ms', '    1..2', 'ok 1 - test/a.js # time=2ms', '', '1..1'].join('\n');
+    const report = [
+      'TAP version 13',
+      '# Subtest: test/a.js',
+      '    # Subtest: first',
+      '        ok 1 - holds',
+      '        1..1',
+      '    ok 1 - first # time=1ms',
+      '# time=313.371ms',
+      '    # Subtest: second',
+      '        ok 1 - holds',
+      '        1..1',
+      '    ok 2 - second # time=1ms',
+      '    1..2',
+      'ok 1 - test/a.js # time=2ms',
+      '',
+      '1..1',
+    ].join('\n');
     const stream = parseTap(report);
     expect(stream.complete).toBe(true);
     const [file] = pointsOf(stream);
-    expect(pointsOf(file!.subtest!).map((point) => [point.description, pointsOf(point.subtest!).length])).toEqual([['first', 1], ['second', 1]]);
+    expect(pointsOf(file!.subtest!).map((point) => [point.description, pointsOf(point.subtest!).length])).toEqual([
+      ['first', 1],
+      ['second', 1],
+    ]);
   });
 
   it('decodes the YAML node-tap writes about a test process', () => {
@@ -231,7 +250,12 @@ describe('parseTap', () => {
 
   it("keeps tape's values as printed beside their decoded form", () => {
     const [failing, deep] = pointsOf(parseTap(TAPE)) as [TapPoint, TapPoint];
-    expect(failing.diagnostic?.data).toMatchObject({ operator: 'equal', expected: 3, actual: 2, at: 'Test.<anonymous> (file:///repo/test/basic.test.js:10:7)' });
+    expect(failing.diagnostic?.data).toMatchObject({
+      operator: 'equal',
+      expected: 3,
+      actual: 2,
+      at: 'Test.<anonymous> (file:///repo/test/basic.test.js:10:7)',
+    });
     expect(failing.diagnostic?.data.stack).toBe(
       'Error: should be strictly equal\n    at Test.assert [as _assert] (/repo/node_modules/tape/lib/test.js:492:48)\n    at Test.<anonymous> (file:///repo/test/basic.test.js:10:7)',
     );
@@ -248,7 +272,9 @@ describe('parseTap', () => {
       message: '',
       at: 'file:///repo/test/basic.test.js:10:5',
     });
-    expect(points[2]!.diagnostic?.data.details).toEqual({ 'Error thrown in test:': "TypeError {\n  message: 'Cannot read properties of null (reading \\'length\\')',\n}" });
+    expect(points[2]!.diagnostic?.data.details).toEqual({
+      'Error thrown in test:': "TypeError {\n  message: 'Cannot read properties of null (reading \\'length\\')',\n}",
+    });
     expect(points[5]!.diagnostic?.data.stack).toBe('Error: Exited because no new tests completed within the last 3000ms of inactivity');
   });
 
@@ -259,7 +285,10 @@ describe('parseTap', () => {
   it('calls a stream cut short incomplete: no plan, a subtest never closed, a bail out, a leading plan not met', () => {
     for (const report of [NODE_TAP, TAPE, AVA]) expect(parseTap(cut(report)).complete).toBe(false);
     expect(parseTap('TAP version 13\n# Subtest: a\n    ok 1 - x\n    1..1\n1..1\n').complete).toBe(false);
-    expect(parseTap('TAP version 13\nok 1 - a\nBail out! database down\n1..2\n')).toMatchObject({ complete: false, bailOut: 'database down' });
+    expect(parseTap('TAP version 13\nok 1 - a\nBail out! database down\n1..2\n')).toMatchObject({
+      complete: false,
+      bailOut: 'database down',
+    });
     expect(parseTap('1..2\nok 1 - a\n').complete).toBe(false);
     expect(parseTap('1..2\nok 1 - a\nok 2 - b\n').complete).toBe(true);
   });
@@ -270,7 +299,9 @@ describe('parseTap', () => {
   });
 
   it('reads directives and escaped hashes in descriptions, and ignores lines that are not TAP', () => {
-    const stream = parseTap('TAP version 13\nconsole output\nnot ok 1 - issue \\#12 # TODO not yet\nok 2 # skip no database\nok 3 - plain\n1..3\n');
+    const stream = parseTap(
+      'TAP version 13\nconsole output\nnot ok 1 - issue \\#12 # TODO not yet\nok 2 # skip no database\nok 3 - plain\n1..3\n',
+    );
     expect(pointsOf(stream)).toMatchObject([
       { ok: false, description: 'issue #12', directive: { kind: 'todo', reason: 'not yet' } },
       { ok: true, description: '', directive: { kind: 'skip', reason: 'no database' } },
@@ -281,8 +312,32 @@ describe('parseTap', () => {
 
 describe('parseYaml', () => {
   it('decodes scalars by their style and keeps each top-level scalar as written', () => {
-    const { data, text } = parseYaml(["  a: 'it''s'", '  b: "tab\\there \\u00e9"', '  c: ~', '  d: -1.5e3', '  e: true', '  f: plain text: with colon', '  g: >-', '    folded', '    lines', '', '    kept', '  h: |+', '    kept newline', '']);
-    expect(data).toEqual({ a: "it's", b: 'tab\there é', c: null, d: -1500, e: true, f: 'plain text: with colon', g: 'folded lines\nkept', h: 'kept newline\n\n' });
+    const { data, text } = parseYaml([
+      "  a: 'it''s'",
+      '  b: "tab\\there \\u00e9"',
+      '  c: ~',
+      '  d: -1.5e3',
+      '  e: true',
+      '  f: plain text: with colon',
+      '  g: >-',
+      '    folded',
+      '    lines',
+      '',
+      '    kept',
+      '  h: |+',
+      '    kept newline',
+      '',
+    ]);
+    expect(data).toEqual({
+      a: "it's",
+      b: 'tab\there é',
+      c: null,
+      d: -1500,
+      e: true,
+      f: 'plain text: with colon',
+      g: 'folded lines\nkept',
+      h: 'kept newline\n\n',
+    });
     expect(text).toMatchObject({ a: "'it''s'", d: '-1.5e3', g: 'folded lines\nkept' });
   });
 

@@ -28,9 +28,25 @@ interface VersionCase {
 }
 
 const cases: VersionCase[] = [
-  ...['24', '25', '26', '27', '28', '29'].map((major) => ({ adapter: jest, fixture: `jest-${major}`, source: 'src/math.js', extension: 'js' as const })),
-  ...['0.34', '1', '2', '4'].map((major) => ({ adapter: vitest, fixture: `vitest-${major}`, source: 'src/math.ts', extension: 'ts' as const })),
-  ...['3', '4', '5'].map((major) => ({ adapter: ava, fixture: `ava-${major}`, source: 'src/math.js', extension: 'js' as const, separator: ' › ' })),
+  ...['24', '25', '26', '27', '28', '29'].map((major) => ({
+    adapter: jest,
+    fixture: `jest-${major}`,
+    source: 'src/math.js',
+    extension: 'js' as const,
+  })),
+  ...['0.34', '1', '2', '4'].map((major) => ({
+    adapter: vitest,
+    fixture: `vitest-${major}`,
+    source: 'src/math.ts',
+    extension: 'ts' as const,
+  })),
+  ...['3', '4', '5'].map((major) => ({
+    adapter: ava,
+    fixture: `ava-${major}`,
+    source: 'src/math.js',
+    extension: 'js' as const,
+    separator: ' › ',
+  })),
   ...['3', '4'].map((major) => ({ adapter: jasmine, fixture: `jasmine-${major}`, source: 'src/math.js', extension: 'js' as const })),
 ];
 

@@ -66,7 +66,8 @@ describe.each(CASES)('the $adapter.name adapter on $fixture', ({ adapter, fixtur
 
   it('ends a test that never finishes within the timeout', async () => {
     const outcome = await run([HANG], 4_000);
-    const timedOut = outcome.kind === 'timeout' || (outcome.kind === 'results' && outcome.results.some((result) => result.status === 'timeout'));
+    const timedOut =
+      outcome.kind === 'timeout' || (outcome.kind === 'results' && outcome.results.some((result) => result.status === 'timeout'));
     expect(timedOut).toBe(true);
   });
 });

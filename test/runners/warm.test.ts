@@ -21,10 +21,18 @@ describe.each([jest, vitest])('$name kept warm between runs', (adapter) => {
       const source = await sandbox.readFile('src/math.ts');
       await sandbox.writeFile('src/math.ts', source.replace('a + b', 'a - b'));
       const broken = await runTests(sandbox, adapter, { ...basic, warm: true });
-      expect(broken.kind === 'results' && broken.results.find((result) => result.id === 'test/basic.test.ts::math > adds')?.status).toBe('fail');
+      expect(broken.kind === 'results' && broken.results.find((result) => result.id === 'test/basic.test.ts::math > adds')?.status).toBe(
+        'fail',
+      );
       await sandbox.writeFile('src/math.ts', source);
       expect(statuses(await runTests(sandbox, adapter, { ...basic, warm: true }))).toEqual(statuses(cold));
-      const hang = await runTests(sandbox, adapter, { testFiles: ['test/hang.test.ts'], only: ['test/hang.test.ts'], args: [], timeoutMs: 6_000, warm: true });
+      const hang = await runTests(sandbox, adapter, {
+        testFiles: ['test/hang.test.ts'],
+        only: ['test/hang.test.ts'],
+        args: [],
+        timeoutMs: 6_000,
+        warm: true,
+      });
       expect(hang.kind === 'timeout' || (hang.kind === 'results' && hang.results.some((result) => result.status === 'timeout'))).toBe(true);
       // A run reports its own files only, never results an earlier run left behind.
       if (hang.kind === 'results') expect(new Set(hang.results.map((result) => result.file))).toEqual(new Set(['test/hang.test.ts']));

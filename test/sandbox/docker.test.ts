@@ -34,7 +34,12 @@ function verdictsIn(runDir: string) {
 /** What a run decided, without timings: status, FAIL_TO_PASS and PASS_TO_PASS per candidate. */
 function decisions(runDir: string) {
   return verdictsIn(runDir)
-    .map(({ candidateId, status, failToPass, passToPass }) => ({ candidateId, status, failToPass: [...failToPass].sort(), passToPass: [...passToPass].sort() }))
+    .map(({ candidateId, status, failToPass, passToPass }) => ({
+      candidateId,
+      status,
+      failToPass: [...failToPass].sort(),
+      passToPass: [...passToPass].sort(),
+    }))
     .sort((a, b) => a.candidateId.localeCompare(b.candidateId));
 }
 
@@ -50,19 +55,43 @@ withEngine('the Docker sandbox', () => {
     expect(decisions(inDocker)).toEqual(decisions(local));
     expect(decisions(local).filter((decision) => decision.status === 'kept').length).toBeGreaterThan(5);
 
-    const exported = readFileSync(join(dockerRun.stdout.trim(), 'instances.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const exported = readFileSync(join(dockerRun.stdout.trim(), 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(exported[0].image_name).toMatch(/^swesynth\/swesynth__example:[0-9a-f]{12}$/);
     expect(await swesynthContainers()).toBe(0);
   });
 
   it('gives mutants that loop forever, fill memory or reach for the network the same verdicts as the local sandbox, and leaves no container', async () => {
-    const hostile = ['--docker-memory', '256m', '--operators', 'removed-assignment,update-swap,removed-early-return', '--max-candidates', '0'];
+    const hostile = [
+      '--docker-memory',
+      '256m',
+      '--operators',
+      'removed-assignment,update-swap,removed-early-return',
+      '--max-candidates',
+      '0',
+    ];
     const runDir = join(tempDir('hostile'), 'run');
-    const result = await swesynth(['run', join(FIXTURES, 'hostile'), '--run-dir', runDir, '--out', tempDir('out'), ...IN_DOCKER, ...hostile]);
+    const result = await swesynth([
+      'run',
+      join(FIXTURES, 'hostile'),
+      '--run-dir',
+      runDir,
+      '--out',
+      tempDir('out'),
+      ...IN_DOCKER,
+      ...hostile,
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     const verdicts = verdictsIn(runDir);
     const verdictOf = (unit: string, operator: string, original = '') =>
-      verdicts.find((verdict) => verdict.candidate.unit === unit && verdict.candidate.operator === operator && verdict.candidate.sites[0]!.original.includes(original))?.status;
+      verdicts.find(
+        (verdict) =>
+          verdict.candidate.unit === unit &&
+          verdict.candidate.operator === operator &&
+          verdict.candidate.sites[0]!.original.includes(original),
+      )?.status;
     // value is never divided: the loop never ends.
     expect(verdictOf('digits', 'removed-assignment', 'Math.floor')).toBe('timeout');
     // n++ pushes forever: the test process runs out of memory, which is neither a kill nor a task.
@@ -73,7 +102,18 @@ withEngine('the Docker sandbox', () => {
 
     // The local sandbox gives its processes the heap a container of that memory gives: the same verdicts.
     const localDir = join(tempDir('hostile-local'), 'run');
-    const local = await swesynth(['run', join(FIXTURES, 'hostile'), '--run-dir', localDir, '--out', tempDir('out'), '--baseline-runs', '2', '--no-progress', ...hostile]);
+    const local = await swesynth([
+      'run',
+      join(FIXTURES, 'hostile'),
+      '--run-dir',
+      localDir,
+      '--out',
+      tempDir('out'),
+      '--baseline-runs',
+      '2',
+      '--no-progress',
+      ...hostile,
+    ]);
     expect(local.exitCode, local.stderr).toBe(0);
     const statuses = (dir: string) => decisions(dir).map(({ candidateId, status }) => ({ candidateId, status }));
     expect(statuses(localDir)).toEqual(statuses(runDir));
@@ -81,7 +121,11 @@ withEngine('the Docker sandbox', () => {
 
   it('removes its containers when interrupted with SIGTERM during validation, and records no verdict of a container it removed', async () => {
     const runDir = join(tempDir('interrupted'), 'run');
-    const child = execa(process.execPath, [CLI, 'run', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', tempDir('out'), ...IN_DOCKER, '--max-candidates', '40'], { reject: false });
+    const child = execa(
+      process.execPath,
+      [CLI, 'run', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', tempDir('out'), ...IN_DOCKER, '--max-candidates', '40'],
+      { reject: false },
+    );
     // Read-only beside the running stage: the store is in WAL mode.
     const verdictsSoFar = () => {
       if (!existsSync(join(runDir, 'run.db'))) return 0;
@@ -94,7 +138,8 @@ withEngine('the Docker sandbox', () => {
         db.close();
       }
     };
-    for (let waited = 0; waited < 300_000 && child.exitCode === null && verdictsSoFar() < 2; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; waited < 300_000 && child.exitCode === null && verdictsSoFar() < 2; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await swesynthContainers()).toBeGreaterThan(0);
     child.kill('SIGTERM');
     const ended = await child;
@@ -107,7 +152,11 @@ withEngine('the Docker sandbox', () => {
   });
 
   it('prunes the containers a killed run left behind', async () => {
-    const container = await docker.createContainer({ Image: BASE_IMAGE, Cmd: ['sleep', '600'], Labels: { swesynth: '1', 'swesynth.owner': 'elsewhere:1' } });
+    const container = await docker.createContainer({
+      Image: BASE_IMAGE,
+      Cmd: ['sleep', '600'],
+      Labels: { swesynth: '1', 'swesynth.owner': 'elsewhere:1' },
+    });
     expect(await swesynthContainers()).toBe(1);
     const pruned = await swesynth(['docker', 'prune', '--json']);
     expect(pruned.exitCode, pruned.stderr).toBe(0);
@@ -116,24 +165,44 @@ withEngine('the Docker sandbox', () => {
   });
 
   it('says how to get an engine when none answers', async () => {
-    const result = await execa(process.execPath, [CLI, 'setup', EXAMPLE_PROFILE, '--run-dir', join(tempDir('no-engine'), 'run'), ...IN_DOCKER], { reject: false, env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
+    const result = await execa(
+      process.execPath,
+      [CLI, 'setup', EXAMPLE_PROFILE, '--run-dir', join(tempDir('no-engine'), 'run'), ...IN_DOCKER],
+      { reject: false, env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('no Docker engine answers at DOCKER_HOST=unix:///nonexistent/docker.sock');
     expect(result.stderr).toContain('start the Docker engine');
   });
 
   it('refuses a base image that does not exist', async () => {
-    const result = await swesynth(['setup', EXAMPLE_PROFILE, '--run-dir', join(tempDir('no-base'), 'run'), ...IN_DOCKER, '--base-image', 'swesynth-missing:none']);
+    const result = await swesynth([
+      'setup',
+      EXAMPLE_PROFILE,
+      '--run-dir',
+      join(tempDir('no-base'), 'run'),
+      ...IN_DOCKER,
+      '--base-image',
+      'swesynth-missing:none',
+    ]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('base image swesynth-missing:none does not exist');
-    expect(result.stderr.trim().split('\n').filter((line) => line.startsWith('swesynth:'))).toHaveLength(1);
+    expect(
+      result.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('swesynth:')),
+    ).toHaveLength(1);
   });
 
   it('shows the log tail of an install that fails inside the image build', async () => {
     const repo = copyFixture('hostile');
     const profile = JSON.parse(readFileSync(EXAMPLE_PROFILE, 'utf8'));
     const profilePath = join(tempDir('profile'), 'local__hostile.json');
-    writeFileSync(profilePath, JSON.stringify({ ...profile, name: 'local/hostile', url: repo, commit: null, install: 'echo "the install exploded" >&2; exit 3' }));
+    writeFileSync(
+      profilePath,
+      JSON.stringify({ ...profile, name: 'local/hostile', url: repo, commit: null, install: 'echo "the install exploded" >&2; exit 3' }),
+    );
     const result = await swesynth(['setup', profilePath, '--run-dir', join(tempDir('bad-install'), 'run'), ...IN_DOCKER]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('building image swesynth/local__hostile:');
