@@ -69,7 +69,7 @@ describe('the whole pipeline on the bundled example', () => {
       '--out',
       out,
       '--max-candidates',
-      '40',
+      '24',
       '--multi-site',
       '0.5',
       '--combine',
@@ -131,7 +131,7 @@ describe('the whole pipeline on the bundled example', () => {
     const stats = JSON.parse(result.stdout);
     const total = stats.overall.total;
     expect(total.tasks).toBe(instances.length);
-    expect(total.validated).toBe(40 + 3);
+    expect(total.validated).toBe(24 + 3);
     expect(total.kept).toBeGreaterThanOrEqual(total.tasks);
     expect(total.low).toBeLessThanOrEqual(total.yield);
     expect(total.high).toBeGreaterThanOrEqual(total.yield);
@@ -191,7 +191,7 @@ describe('the whole pipeline on the bundled example', () => {
     expect(manifest).toMatchObject({
       generator: { name: 'swesynth' },
       version: '1.0.0',
-      repos: [{ name: 'swesynth/example', settings: { seed: 3 }, counts: { candidates: 43, instances: instances.length } }],
+      repos: [{ name: 'swesynth/example', settings: { seed: 3 }, counts: { candidates: 27, instances: instances.length } }],
       self_check: { gold: { resolved: instances.length, total: instances.length }, empty: { resolved: 0 }, bug: { resolved: 0 } },
     });
     expect(manifest.yield.length).toBeGreaterThanOrEqual(5);
