@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import type { Sandbox } from '../pipeline/sandbox/types.js';
+import { parsePackageJson, type RepoFacts } from '../pipeline/repo/facts.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'dist', 'pipeline', 'cli', 'main.js');
@@ -31,4 +32,14 @@ export function swesynth(args: string[], options: { cwd?: string } = {}) {
 export function onNode<T extends Sandbox>(sandbox: T, node: string): T {
   const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   return Object.assign(Object.create(sandbox) as T, { tools: { ...sandbox.tools, node, nodeVersion } });
+}
+
+/** Repository facts from a package.json and root files held in memory, for detection without a checkout. */
+export function factsOfFiles(packageJson: Record<string, unknown>, texts: Record<string, string> = {}): RepoFacts {
+  return {
+    packageJson: parsePackageJson(JSON.stringify(packageJson)),
+    rootFiles: ['package.json', ...Object.keys(texts)],
+    read: (file) => texts[file],
+    glob: () => [],
+  };
 }

@@ -1,21 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePackageJson, type RepoFacts } from '../../pipeline/repo/facts.js';
 import { remoteSources, unreachedSource } from '../../pipeline/repo/install-sources.js';
-import { FIXTURES, swesynth, tempDir } from '../helpers.js';
-
-function facts(packageJson: Record<string, unknown>, texts: Record<string, string> = {}): RepoFacts {
-  return {
-    packageJson: parsePackageJson(JSON.stringify(packageJson)),
-    rootFiles: ['package.json', ...Object.keys(texts)],
-    read: (file) => texts[file],
-    glob: () => [],
-  };
-}
+import { FIXTURES, factsOfFiles, swesynth, tempDir } from '../helpers.js';
 
 describe('what an install fetches from hosts other than npm’s registry', () => {
   it('finds git, tarball and shorthand dependencies and the registries a repository configures', () => {
-    const repo = facts(
+    const repo = factsOfFiles(
       {
         dependencies: {
           a: '^1.0.0',
@@ -44,7 +34,10 @@ describe('what an install fetches from hosts other than npm’s registry', () =>
   });
 
   it('names the source a failed install’s output shows, or the host a failed request names', () => {
-    const sources = remoteSources(facts({ dependencies: { b: 'github:acme/b', d: 'https://files.acme.test/d.tgz', f: 'acme/f' } }), null);
+    const sources = remoteSources(
+      factsOfFiles({ dependencies: { b: 'github:acme/b', d: 'https://files.acme.test/d.tgz', f: 'acme/f' } }),
+      null,
+    );
     expect(
       unreachedSource(sources, 'npm error command git ls-remote ssh://git@github.com/acme/b.git\nCould not resolve hostname')?.what,
     ).toBe('b@github:acme/b');

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePackageJson, type RepoFacts } from '../../pipeline/repo/facts.js';
 import { nodeToInstall, profileNode, requiredNode, satisfies } from '../../pipeline/repo/node-version.js';
-
-function facts(packageJson: Record<string, unknown>, texts: Record<string, string> = {}): RepoFacts {
-  return {
-    packageJson: parsePackageJson(JSON.stringify(packageJson)),
-    rootFiles: ['package.json', ...Object.keys(texts)],
-    read: (file) => texts[file],
-    glob: () => [],
-  };
-}
+import { factsOfFiles } from '../helpers.js';
 
 describe('Node version ranges', () => {
   it('matches the range forms repositories write', () => {
@@ -57,32 +48,32 @@ describe('Node version ranges', () => {
 
 describe('the Node version a repository asks for', () => {
   it('reads engines, version-manager pins and devEngines, the developers’ pins first', () => {
-    expect(requiredNode(facts({ engines: { node: '>=22' } }))).toBe('>=22');
-    expect(requiredNode(facts({}, { '.nvmrc': 'v22.3.0\n' }))).toBe('^22.3.0');
-    expect(requiredNode(facts({}, { '.nvmrc': 'lts/iron' }))).toBe('20.x');
-    expect(requiredNode(facts({}, { '.nvmrc': 'lts/*' }))).toBe('18.x || 20.x || 22.x || 24.x');
-    expect(requiredNode(facts({}, { '.node-version': '22' }))).toBe('22');
-    expect(requiredNode(facts({ volta: { node: '24.1.0' } }))).toBe('^24.1.0');
-    expect(requiredNode(facts({ devEngines: { runtime: { name: 'node', version: '>=22.12' } }, engines: { node: '>=18' } }))).toBe(
+    expect(requiredNode(factsOfFiles({ engines: { node: '>=22' } }))).toBe('>=22');
+    expect(requiredNode(factsOfFiles({}, { '.nvmrc': 'v22.3.0\n' }))).toBe('^22.3.0');
+    expect(requiredNode(factsOfFiles({}, { '.nvmrc': 'lts/iron' }))).toBe('20.x');
+    expect(requiredNode(factsOfFiles({}, { '.nvmrc': 'lts/*' }))).toBe('18.x || 20.x || 22.x || 24.x');
+    expect(requiredNode(factsOfFiles({}, { '.node-version': '22' }))).toBe('22');
+    expect(requiredNode(factsOfFiles({ volta: { node: '24.1.0' } }))).toBe('^24.1.0');
+    expect(requiredNode(factsOfFiles({ devEngines: { runtime: { name: 'node', version: '>=22.12' } }, engines: { node: '>=18' } }))).toBe(
       '>=22.12',
     );
-    expect(requiredNode(facts({ devEngines: { runtime: [{ name: 'bun' }, { name: 'node', version: '^24' }] } }))).toBe('^24');
-    expect(requiredNode(facts({ engines: { node: '>=18' } }, { '.nvmrc': '22' }))).toBe('22');
+    expect(requiredNode(factsOfFiles({ devEngines: { runtime: [{ name: 'bun' }, { name: 'node', version: '^24' }] } }))).toBe('^24');
+    expect(requiredNode(factsOfFiles({ engines: { node: '>=18' } }, { '.nvmrc': '22' }))).toBe('22');
   });
 
   it('is none when nothing asks, when anything goes, or when what is written is not a version', () => {
-    expect(requiredNode(facts({}))).toBeNull();
-    expect(requiredNode(facts({ engines: { node: '*' } }))).toBeNull();
-    expect(requiredNode(facts({ engines: { node: 42 } }))).toBeNull();
-    expect(requiredNode(facts({}, { '.nvmrc': 'node' }))).toBeNull();
-    expect(requiredNode(facts({ engines: { node: '>=20' } }, { '.nvmrc': 'stable' }))).toBe('>=20');
+    expect(requiredNode(factsOfFiles({}))).toBeNull();
+    expect(requiredNode(factsOfFiles({ engines: { node: '*' } }))).toBeNull();
+    expect(requiredNode(factsOfFiles({ engines: { node: 42 } }))).toBeNull();
+    expect(requiredNode(factsOfFiles({}, { '.nvmrc': 'node' }))).toBeNull();
+    expect(requiredNode(factsOfFiles({ engines: { node: '>=20' } }, { '.nvmrc': 'stable' }))).toBe('>=20');
   });
 
   it('keeps this machine’s Node when it satisfies, and names the line to install when not', () => {
-    expect(profileNode(facts({ engines: { node: '>=18' } }), '20.20.2')).toBeNull();
-    expect(profileNode(facts({}, { '.nvmrc': 'lts/*' }), '20.20.2')).toBeNull();
-    expect(profileNode(facts({ engines: { node: '>=22' } }), '20.20.2')).toBe('22');
-    expect(profileNode(facts({ engines: { node: '>=22' } }), '22.1.0')).toBeNull();
-    expect(profileNode(facts({}, { '.nvmrc': '18.20.4' }), '20.20.2')).toBe('18');
+    expect(profileNode(factsOfFiles({ engines: { node: '>=18' } }), '20.20.2')).toBeNull();
+    expect(profileNode(factsOfFiles({}, { '.nvmrc': 'lts/*' }), '20.20.2')).toBeNull();
+    expect(profileNode(factsOfFiles({ engines: { node: '>=22' } }), '20.20.2')).toBe('22');
+    expect(profileNode(factsOfFiles({ engines: { node: '>=22' } }), '22.1.0')).toBeNull();
+    expect(profileNode(factsOfFiles({}, { '.nvmrc': '18.20.4' }), '20.20.2')).toBe('18');
   });
 });

@@ -1,42 +1,33 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { factsOf, parsePackageJson, type RepoFacts } from '../../pipeline/repo/facts.js';
+import { factsOf } from '../../pipeline/repo/facts.js';
 import { packageManagerOf } from '../../pipeline/repo/package-manager.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { copyFixture } from '../helpers.js';
-
-function facts(packageJson: Record<string, unknown>, texts: Record<string, string> = {}): RepoFacts {
-  return {
-    packageJson: parsePackageJson(JSON.stringify(packageJson)),
-    rootFiles: ['package.json', ...Object.keys(texts)],
-    read: (file) => texts[file],
-    glob: () => [],
-  };
-}
+import { copyFixture, factsOfFiles } from '../helpers.js';
 
 describe('package managers as the repository pins them', () => {
   it('runs the pinned version, or the major that wrote the lockfile', () => {
     expect(
-      packageManagerOf(facts({ packageManager: 'pnpm@9.1.0+sha512.abc' }, { 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" })).install,
+      packageManagerOf(factsOfFiles({ packageManager: 'pnpm@9.1.0+sha512.abc' }, { 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" })).install,
     ).toBe('npx -y pnpm@9.1.0 install --frozen-lockfile');
-    expect(packageManagerOf(facts({}, { 'pnpm-lock.yaml': "lockfileVersion: '6.0'\n" })).install).toBe(
+    expect(packageManagerOf(factsOfFiles({}, { 'pnpm-lock.yaml': "lockfileVersion: '6.0'\n" })).install).toBe(
       'npx -y pnpm@8 install --frozen-lockfile',
     );
-    expect(packageManagerOf(facts({ packageManager: 'yarn@4.5.0' }, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install).toMatch(
-      / npx -y corepack yarn@4\.5\.0 install --immutable$/,
-    );
-    expect(packageManagerOf(facts({}, { 'yarn.lock': '__metadata:\n  version: 6\n  cacheKey: 8\n' })).install).toMatch(
+    expect(
+      packageManagerOf(factsOfFiles({ packageManager: 'yarn@4.5.0' }, { 'yarn.lock': '__metadata:\n  version: 8\n' })).install,
+    ).toMatch(/ npx -y corepack yarn@4\.5\.0 install --immutable$/);
+    expect(packageManagerOf(factsOfFiles({}, { 'yarn.lock': '__metadata:\n  version: 6\n  cacheKey: 8\n' })).install).toMatch(
       / corepack yarn@3 install --immutable$/,
     );
-    expect(packageManagerOf(facts({ packageManager: 'yarn@1.22.22' }, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe(
+    expect(packageManagerOf(factsOfFiles({ packageManager: 'yarn@1.22.22' }, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe(
       'npx -y yarn@1.22.22 install --frozen-lockfile --ignore-engines',
     );
-    expect(packageManagerOf(facts({ packageManager: 'yarn@4.5.0' })).install).toMatch(/ yarn@4\.5\.0 install$/);
+    expect(packageManagerOf(factsOfFiles({ packageManager: 'yarn@4.5.0' })).install).toMatch(/ yarn@4\.5\.0 install$/);
   });
 
   it('fetches yarn 2+ through corepack from the registry npm uses, read when the install runs', () => {
-    const { install } = packageManagerOf(facts({ packageManager: 'yarn@4.5.0' }, { 'yarn.lock': '__metadata:\n  version: 8\n' }));
+    const { install } = packageManagerOf(factsOfFiles({ packageManager: 'yarn@4.5.0' }, { 'yarn.lock': '__metadata:\n  version: 8\n' }));
     expect(install).toContain('$(npm config get registry)');
     expect(install).toContain('COREPACK_NPM_REGISTRY=$registry');
     expect(install).toContain('COREPACK_ENABLE_DOWNLOAD_PROMPT=0');
