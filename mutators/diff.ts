@@ -1,3 +1,5 @@
+import type { Edit } from './types.js';
+
 /** Lines with their terminators, so a missing final newline is a difference like any other. */
 function linesOf(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
@@ -117,4 +119,33 @@ export function newFileDiff(path: string, text: string): string {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const body = lines.map((line) => render('+', line)).join('');
   return `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +${lines.length === 0 ? 0 : 1},${lines.length} @@\n${body}`;
+}
+
+/**
+ * The edits that turn `before` into `after`: one per changed region of whole lines, at offsets in
+ * `before`, so that a change made elsewhere (a reverted commit) becomes sites like a mutant's.
+ */
+export function lineEdits(before: string, after: string): Edit[] {
+  const a = linesOf(before);
+  const b = linesOf(after);
+  const ops = editScript(a, b);
+  const edits: Edit[] = [];
+  let offset = 0;
+  for (let i = 0, oldLine = 0, newLine = 0; i < ops.length;) {
+    if (ops[i] === ' ') {
+      offset += a[oldLine]!.length;
+      oldLine++;
+      newLine++;
+      i++;
+      continue;
+    }
+    const start = offset;
+    let replacement = '';
+    for (; i < ops.length && ops[i] !== ' '; i++) {
+      if (ops[i] === '-') offset += a[oldLine++]!.length;
+      else replacement += b[newLine++]!;
+    }
+    edits.push({ start, end: offset, replacement });
+  }
+  return edits;
 }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { applyEdit, lineAt } from './edits.js';
-import { parses } from './parse.js';
+import { lineAt } from './edits.js';
+import { Screen } from './chain.js';
 import { discoverUnits, withinBounds, type UnitBounds } from './units.js';
 import type { Edit, Operator, SourceFile, Unit } from './types.js';
+import type { Site } from '../pipeline/store/records.js';
 
 /** One edit of one operator in one unit; `applyEdit(file.text, edit)` is the mutated code. */
 export interface Mutant {
@@ -16,36 +16,13 @@ export interface Mutant {
   endLine: number;
 }
 
-/** Per operator: edits proposed, and of those the mutants that parse and are new. */
-export type SiteTally = Map<string, { sites: number; parseValid: number }>;
-
-export interface MutantsOptions {
-  bounds?: UnitBounds;
-  tally?: SiteTally;
-}
-
-/**
- * Every mutant of a file, in source order per operator. Mutants that do not parse or leave the
- * text unchanged are dropped, and so are duplicates (two operators making the same text).
- */
-export function mutantsOf(file: SourceFile, operators: readonly Operator[], { bounds, tally }: MutantsOptions = {}): Mutant[] {
-  // Digests rather than texts: a large file has thousands of mutants.
-  const digest = (text: string) => createHash('sha1').update(text).digest('base64');
-  const seen = new Set<string>([digest(file.text)]);
-  const mutants: Mutant[] = [];
+/** Every edit the operators make in the file's units (within `bounds`), in source order per operator, unchecked. */
+export function* editsOf(file: SourceFile, operators: readonly Operator[], bounds?: UnitBounds): Generator<Mutant> {
   const units = discoverUnits(file).filter((unit) => !bounds || withinBounds(unit, bounds));
   for (const operator of operators) {
-    const counts = tally?.get(operator.name) ?? { sites: 0, parseValid: 0 };
-    tally?.set(operator.name, counts);
     for (const unit of units) {
       for (const edit of operator.sites(unit, file)) {
-        counts.sites++;
-        const mutatedText = applyEdit(file.text, edit);
-        const key = digest(mutatedText);
-        if (seen.has(key) || !parses(file.path, mutatedText)) continue;
-        seen.add(key);
-        counts.parseValid++;
-        mutants.push({
+        yield {
           operator,
           file: file.path,
           unit,
@@ -53,9 +30,31 @@ export function mutantsOf(file: SourceFile, operators: readonly Operator[], { bo
           original: file.text.slice(edit.start, edit.end),
           startLine: lineAt(file.text, edit.start),
           endLine: lineAt(file.text, Math.max(edit.start, edit.end - 1)),
-        });
+        };
       }
     }
   }
-  return mutants;
+}
+
+/** A mutant as a record: plain data, so the file's syntax tree can go once the file is done. */
+export function siteOf(mutant: Mutant): Site {
+  return {
+    file: mutant.file,
+    operator: mutant.operator.name,
+    unit: mutant.unit.name,
+    ...mutant.edit,
+    original: mutant.original,
+    startLine: mutant.startLine,
+    endLine: mutant.endLine,
+  };
+}
+
+/**
+ * Every mutant of a file, in source order per operator, as the shared chain admits them: mutants
+ * that do not parse or leave the text unchanged are dropped, and so are duplicates (two operators
+ * making the same text).
+ */
+export function mutantsOf(file: SourceFile, operators: readonly Operator[], { bounds }: { bounds?: UnitBounds } = {}): Mutant[] {
+  const screen = new Screen(() => file.text);
+  return [...editsOf(file, operators, bounds)].filter((mutant) => screen.admit([siteOf(mutant)]));
 }

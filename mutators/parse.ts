@@ -31,3 +31,28 @@ export function parses(path: string, text: string): boolean {
     return false;
   }
 }
+
+/** Where a node sits and how its text was written: what a formatter changes without changing the code. */
+const LAYOUT = new Set([
+  'start',
+  'end',
+  'loc',
+  'range',
+  'extra',
+  'comments',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'tokens',
+]);
+
+/** True when two texts of a file are the same program, comments, whitespace, quotes and parentheses aside. */
+export function sameSyntax(path: string, a: string, b: string): boolean {
+  const shape = (text: string) =>
+    JSON.stringify(parseSource(path, text).ast.program, (key, value: unknown) => (LAYOUT.has(key) ? undefined : value));
+  try {
+    return shape(a) === shape(b);
+  } catch {
+    return false;
+  }
+}

@@ -69,3 +69,20 @@ function interleaveOperators<T extends Sampleable>(items: T[]): T[] {
   });
   return ranked.sort((a, b) => a.rank - b.rank || a.index - b.index).map(({ item }) => item);
 }
+
+/** Takes items in the order given (best first) within the caps; `accept` may refuse one, which counts against no cap. */
+export function selectRanked<T extends Sampleable>(items: readonly T[], caps: SamplingCaps, accept: (item: T) => boolean): T[] {
+  const picked: T[] = [];
+  const perUnit = new Map<string, number>();
+  const perOperator = new Map<string, number>();
+  for (const item of items) {
+    if (caps.maxCandidates !== null && picked.length >= caps.maxCandidates) break;
+    if (caps.maxPerOperator !== null && (perOperator.get(item.operator) ?? 0) >= caps.maxPerOperator) continue;
+    if (caps.maxPerUnit !== null && (perUnit.get(item.unitKey) ?? 0) >= caps.maxPerUnit) continue;
+    if (!accept(item)) continue;
+    picked.push(item);
+    perUnit.set(item.unitKey, (perUnit.get(item.unitKey) ?? 0) + 1);
+    perOperator.set(item.operator, (perOperator.get(item.operator) ?? 0) + 1);
+  }
+  return picked;
+}

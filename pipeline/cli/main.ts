@@ -20,7 +20,7 @@ import { buildImageFromProfile } from '../sandbox/workspace.js';
 import { collectStats, evaluateDataset, exportFromRuns, sourcesOf } from './services.js';
 import { diffDatasets, verifyDataset } from '../dataset/read.js';
 import { statsHtml } from '../dataset/stats-html.js';
-import { funnelTable, repoTable, statsOf } from '../dataset/stats.js';
+import { funnelTable, historyLine, repoTable, statsOf } from '../dataset/stats.js';
 import { GENERATOR } from '../common/version.js';
 
 /** The profile fields `init` is told to set, each checked against the profile's schema before anything is detected or cloned. */
@@ -409,7 +409,7 @@ Examples:
   const statsCommand = program.command('stats');
   addOptions(statsCommand, ['config'])
     .description(
-      'the funnel per operator (proposed, parse-valid, type-valid, killed, timed out, survived, kept, tasks) with yield and its 95% interval, per repository and overall',
+      'the funnel per operator and per bug source (proposed, parse-valid, type-valid, killed, timed out, survived, kept, tasks; for history the commits walked too) with yield and its 95% interval, per repository and overall',
     )
     .argument('[runs...]', 'run folders or repos (profile, path); default: every run under the runs folder')
     .option('--json', 'print the figures as JSON')
@@ -427,7 +427,8 @@ Examples:
       process.stdout.write(
         flags.json
           ? `${JSON.stringify(stats, null, 2)}\n`
-          : `${funnelTable(stats.overall.operators, stats.overall.total)}\n\n${repoTable(stats)}\n`,
+          : `${funnelTable(stats.overall.operators, stats.overall.total)}\n\n${funnelTable(stats.overall.generators, stats.overall.total, 'source')}\n` +
+              `${stats.overall.history ? `${historyLine(stats.overall.history)}\n` : ''}\n${repoTable(stats)}\n`,
       );
     });
   return program;

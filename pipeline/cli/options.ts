@@ -6,7 +6,7 @@ import { UserError } from '../common/errors.js';
 import { DEFAULT_BASE_IMAGE } from '../sandbox/images.js';
 import { DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from '../scheduling/bullmq.js';
 import { llmConfigFromEnv } from '../statements/llm-writer.js';
-import type { MutationSettings } from '../store/records.js';
+import { BugSource, type MutationSettings } from '../store/records.js';
 import type { RunShape } from '../store/summaries.js';
 
 /** The stages whose output an option decides: a run keeps the value such a stage finished with. */
@@ -43,6 +43,15 @@ const operatorNames = z.array(z.string()).superRefine((names, ctx) => {
       message: `unknown operator${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}; the operators are ${KNOWN_OPERATORS.join(', ')}`,
     });
 });
+const sourceNames = z
+  .array(z.string())
+  .min(1, `expected one or more of ${BugSource.options.join(', ')}`)
+  .superRefine((names, ctx) => {
+    const unknown = names.filter((name) => !BugSource.safeParse(name).success);
+    if (unknown.length > 0)
+      ctx.addIssue({ code: 'custom', message: `unknown source ${unknown.join(', ')}; the sources are ${BugSource.options.join(', ')}` });
+  })
+  .transform((names) => [...new Set(names)] as BugSource[]);
 const SIZE = /^\d+(\.\d+)?[kmg]?$/i;
 
 /** Every option of a run and of a worker; the CLI flags, the config file, the defaults and RunOptions come from here. */
@@ -105,6 +114,30 @@ export const OPTIONS = {
     shapes: 'mutate',
     description: 'comma-separated mutation operators',
   }),
+  sources: option({
+    type: sourceNames,
+    default: ['operators'] as BugSource[],
+    flag: '--sources <names>',
+    config: true,
+    shapes: 'mutate',
+    description: "where bugs come from: operators (mutation operators), history (the repository's own commits, reverted)",
+  }),
+  historyDepth: option({
+    type: integer(1),
+    default: 1000,
+    flag: '--history-depth <n>',
+    config: true,
+    shapes: 'mutate',
+    description: 'commits of the first-parent history the history source walks back from the base commit',
+  }),
+  historyMaxLines: option({
+    type: integer(1),
+    default: 60,
+    flag: '--history-max-lines <n>',
+    config: true,
+    shapes: 'mutate',
+    description: 'skip commits whose source change is larger than n changed lines',
+  }),
   maxCandidates: option({
     // Enough for a dataset of a few hundred tasks from a repository in minutes.
     type: integer(0),
@@ -113,7 +146,7 @@ export const OPTIONS = {
     flag: '--max-candidates <n>',
     config: true,
     shapes: 'mutate',
-    description: 'validate at most n candidates, spread over the functions',
+    description: 'validate at most n candidates of each source, spread over the functions',
   }),
   maxPerOperator: option({
     type: integer(0),
@@ -438,6 +471,9 @@ export function runOptionsFrom(values: OptionValues, dataset: string) {
       maxUnitLines: values.maxUnitLines,
       multiSite: values.multiSite,
       typeCheck: values.typeCheck,
+      sources: values.sources,
+      historyDepth: values.historyDepth,
+      historyMaxLines: values.historyMaxLines,
     } satisfies Omit<MutationSettings, 'seed'>,
     sandbox: values.sandbox,
     visibleTests: values.visibleTests,

@@ -20,7 +20,11 @@ export const Instance = z.object({
   version: z.string(),
   image_name: z.string().nullable(),
   bug_patch: z.string().min(1),
+  /** Where the bug comes from; the agent's task folder never holds it. */
   mutation: z.object({
+    /** The bug source (operators, multi-site, history, combined); absent in datasets from before sources were named. */
+    generator: z.string().optional(),
+    /** The strategy: the operator's name, `multi-site`, `combined`, or `revert` for a commit of the repository's history. */
     operator: z.string(),
     family: z.string(),
     file: z.string(),
@@ -36,6 +40,8 @@ export const Instance = z.object({
       }),
     ),
     combines: z.array(z.string()).optional(),
+    /** The commit a history task reverts, to trace it and to drop tasks newer than a model's training cutoff. */
+    commit: z.object({ hash: z.string(), date: z.string(), subject: z.string() }).optional(),
   }),
   title: z.string(),
   runner: z.string(),

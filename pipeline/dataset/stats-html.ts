@@ -1,4 +1,4 @@
-import type { FunnelRow, Stats } from './stats.js';
+import { historyLine, type FunnelRow, type Stats } from './stats.js';
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -106,6 +106,9 @@ tfoot td { font-weight: 600; border-top: 2px solid #9e9e9e; }
 ${chart(stats.overall.operators)}
 <h2>Funnel by operator</h2>
 ${table(stats.overall.operators, total, 'operator')}
+<h2>Funnel by bug source</h2>
+${table(stats.overall.generators, total, 'source')}
+${stats.overall.history ? `<p>${escape(historyLine(stats.overall.history))}.</p>` : ''}
 <h2>By repository</h2>
 ${table(
   stats.repos.map((repo) => ({ ...repo.total, operator: repo.repo })),

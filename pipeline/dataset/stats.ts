@@ -1,8 +1,10 @@
-import type { VerdictStatus } from '../store/records.js';
+import type { HistoryFunnel, VerdictStatus } from '../store/records.js';
 import type { RunStore } from '../store/run-store.js';
 
 /** One operator's way from proposed edits to tasks, in one repository or summed over several. */
 export interface FunnelRow {
+  /** The bug source, and the strategy (operator) the row counts; a generator's row names the generator twice. */
+  generator: string;
   operator: string;
   family: string;
   /** Edits the operator proposed, and those that parse and differ from every other. */
@@ -31,12 +33,16 @@ export interface FunnelRow {
 export interface RepoStats {
   repo: string;
   operators: FunnelRow[];
+  /** The same counts per bug source. */
+  generators: FunnelRow[];
+  /** The history source's walk through the commits, when history was a source. */
+  history: HistoryFunnel | null;
   total: FunnelRow;
 }
 
 export interface Stats {
   repos: RepoStats[];
-  overall: { operators: FunnelRow[]; total: FunnelRow };
+  overall: { operators: FunnelRow[]; generators: FunnelRow[]; history: HistoryFunnel | null; total: FunnelRow };
 }
 
 /** The verdicts of candidates a stable test failed. */
@@ -52,7 +58,7 @@ export function wilson(k: number, n: number, z = 1.959964): [number, number] {
   return [Math.max(0, center - half), Math.min(1, center + half)];
 }
 
-type Counts = Omit<FunnelRow, 'operator' | 'family' | 'yield' | 'low' | 'high'>;
+type Counts = Omit<FunnelRow, 'generator' | 'operator' | 'family' | 'yield' | 'low' | 'high'>;
 const ZERO: Counts = {
   proposed: 0,
   parseValid: 0,
@@ -68,9 +74,9 @@ const ZERO: Counts = {
   rejected: 0,
 };
 
-function row(operator: string, family: string, counts: Counts): FunnelRow {
+function row(generator: string, operator: string, family: string, counts: Counts): FunnelRow {
   const [low, high] = wilson(counts.kept, counts.validated);
-  return { operator, family, ...counts, yield: counts.validated === 0 ? 0 : counts.kept / counts.validated, low, high };
+  return { generator, operator, family, ...counts, yield: counts.validated === 0 ? 0 : counts.kept / counts.validated, low, high };
 }
 
 function sum(rows: readonly Counts[]): Counts {
@@ -79,11 +85,39 @@ function sum(rows: readonly Counts[]): Counts {
   return total;
 }
 
-/** Rows per operator summed over repositories, in the order operators first appear. */
-function byOperator(rows: readonly FunnelRow[]): FunnelRow[] {
+/** Rows summed per key (an operator of a generator, or a generator), in the order the keys first appear. */
+function grouped(rows: readonly FunnelRow[], by: 'operator' | 'generator'): FunnelRow[] {
   const groups = new Map<string, FunnelRow[]>();
-  for (const each of rows) groups.set(each.operator, [...(groups.get(each.operator) ?? []), each]);
-  return [...groups].map(([operator, group]) => row(operator, group[0]!.family, sum(group)));
+  for (const each of rows) {
+    const key = by === 'operator' ? `${each.generator}\0${each.operator}` : each.generator;
+    groups.set(key, [...(groups.get(key) ?? []), each]);
+  }
+  return [...groups.values()].map((group) => {
+    const first = group[0]!;
+    return by === 'operator'
+      ? row(first.generator, first.operator, first.family, sum(group))
+      : row(first.generator, first.generator, first.generator, sum(group));
+  });
+}
+
+/** The history walks of several runs, added up; null when none walked history. */
+function sumHistory(walks: ReadonlyArray<HistoryFunnel | null>): HistoryFunnel | null {
+  const present = walks.filter((walk): walk is HistoryFunnel => walk !== null);
+  if (present.length === 0) return null;
+  const numbers = ['walked', 'merges', 'withSourceChange', 'tooLarge', 'formattingOnly', 'applying'] as const;
+  const total: HistoryFunnel = {
+    walked: 0,
+    merges: 0,
+    withSourceChange: 0,
+    tooLarge: 0,
+    formattingOnly: 0,
+    applying: 0,
+    unavailable: null,
+  };
+  for (const walk of present) for (const key of numbers) total[key] += walk[key];
+  const reasons = present.map((walk) => walk.unavailable).filter((reason) => reason !== null);
+  total.unavailable = reasons.length === present.length ? reasons[0]! : null;
+  return total;
 }
 
 /** The funnel of one run: the mutate stage's counts joined with verdicts and statements. */
@@ -92,10 +126,12 @@ export function statsOf(store: RunStore): RepoStats {
   const funnel = store.getMeta('funnel') ?? [];
   const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict.status]));
   const statements = new Map(store.issues().map((issue) => [issue.candidateId, issue.status]));
-  const counts = new Map<string, Counts & { family: string }>();
+  const counts = new Map<string, Counts & { generator: string; operator: string; family: string }>();
   for (const step of funnel) {
-    counts.set(step.operator, {
+    counts.set(`${step.generator}\0${step.operator}`, {
       ...ZERO,
+      generator: step.generator,
+      operator: step.operator,
       family: step.family,
       proposed: step.sites,
       parseValid: step.parseValid,
@@ -105,8 +141,9 @@ export function statsOf(store: RunStore): RepoStats {
   }
   for (const candidate of store.candidates()) {
     // Merged candidates are made after validation and have no mutate-stage counts of their own.
-    const entry = counts.get(candidate.operator) ?? { ...ZERO, family: candidate.family };
-    counts.set(candidate.operator, entry);
+    const { generator, strategy, family } = candidate.provenance;
+    const entry = counts.get(`${generator}\0${strategy}`) ?? { ...ZERO, generator, operator: strategy, family };
+    counts.set(`${generator}\0${strategy}`, entry);
     const status = verdicts.get(candidate.id);
     if (!status) continue;
     entry.validated++;
@@ -118,13 +155,39 @@ export function statsOf(store: RunStore): RepoStats {
     if (status === 'kept' && statements.get(candidate.id) === 'written') entry.tasks++;
     if (status === 'kept' && statements.get(candidate.id) === 'rejected') entry.rejected++;
   }
-  const operators = [...counts].map(([operator, { family, ...figures }]) => row(operator, family, figures));
-  return { repo: environment?.repo ?? store.path, operators, total: row('all', 'all', sum(operators)) };
+  const operators = [...counts.values()].map(({ generator, operator, family, ...figures }) => row(generator, operator, family, figures));
+  return {
+    repo: environment?.repo ?? store.path,
+    operators,
+    generators: grouped(operators, 'generator'),
+    history: store.getMeta('history') ?? null,
+    total: row('all', 'all', 'all', sum(operators)),
+  };
 }
 
 export function combineStats(repos: RepoStats[]): Stats {
-  const operators = byOperator(repos.flatMap((repo) => repo.operators));
-  return { repos, overall: { operators, total: row('all', 'all', sum(operators)) } };
+  const operators = grouped(
+    repos.flatMap((repo) => repo.operators),
+    'operator',
+  );
+  return {
+    repos,
+    overall: {
+      operators,
+      generators: grouped(operators, 'generator'),
+      history: sumHistory(repos.map((repo) => repo.history)),
+      total: row('all', 'all', 'all', sum(operators)),
+    },
+  };
+}
+
+/** The history walk in one line: how many commits became proposals, and why the others did not. */
+export function historyLine(walk: HistoryFunnel): string {
+  if (walk.unavailable) return `history: nothing walked: ${walk.unavailable}`;
+  return (
+    `history: ${walk.walked} commits walked (${walk.merges} merges), ${walk.withSourceChange} with a source change, ` +
+    `${walk.tooLarge} too large, ${walk.applying} reverts apply, ${walk.formattingOnly} of them only reformat`
+  );
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;

@@ -20,6 +20,10 @@ export interface WorkspaceSource {
   log: Logger;
 }
 
+/** Whether the workspace is a clone of the location (with its history), or a copy of its working tree committed afresh. */
+export const clonesFrom = (location: string, profile: Pick<RepoProfile, 'commit'>): boolean =>
+  isGitUrl(location) || Boolean(profile.commit);
+
 /** Puts the repository at the profile's commit into `workspace` and returns the base commit. */
 export async function materialize(
   { location, profile }: Pick<WorkspaceSource, 'location' | 'profile'>,
@@ -27,9 +31,9 @@ export async function materialize(
 ): Promise<string> {
   await rm(workspace, { recursive: true, force: true });
   await mkdir(dirname(workspace), { recursive: true });
-  const local = !isGitUrl(location);
-  if (local && !existsSync(location)) throw new UserError(`repository ${location} does not exist`, 'check the url in the repo profile');
-  if (!local || profile.commit) {
+  if (!isGitUrl(location) && !existsSync(location))
+    throw new UserError(`repository ${location} does not exist`, 'check the url in the repo profile');
+  if (clonesFrom(location, profile)) {
     await git(dirname(workspace), ['clone', '--quiet', location, basename(workspace)]);
     if (profile.commit) await git(workspace, ['checkout', '--quiet', '--detach', profile.commit]);
     return git(workspace, ['rev-parse', 'HEAD']);

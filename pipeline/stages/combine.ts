@@ -1,51 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { disjoint } from '../../mutators/edits.js';
-import { candidateId, filesOf, patchesOf } from '../store/candidates.js';
+import { join } from 'node:path';
+import { runChain } from '../../mutators/chain.js';
+import { generatorsFor } from '../../mutators/generators/index.js';
+import { TypeCheck } from '../../mutators/type-check.js';
 import type { StageContext, StageResult } from './context.js';
-import { seededRandom, shuffle } from '../common/random.js';
 import type { Candidate } from '../store/records.js';
 import { judgeCandidates, type Review } from './validate.js';
 
-export const COMBINED = 'combined';
-
-/** Two candidates can merge when no edit of one overlaps an edit of the other. */
-function compatible(a: Candidate, b: Candidate): boolean {
-  const sites = [...a.sites, ...b.sites];
-  return filesOf(sites).every((file) => disjoint(sites.filter((site) => site.file === file)));
-}
-
-/**
- * Pairs of kept candidates to merge: bugs of one file first, then of one folder (a module), taken
- * round-robin over the files so the harder tasks spread over the repository. Each kept candidate
- * joins at most one pair, and a pair's edits must not overlap.
- */
-export function pairsToCombine(kept: readonly Candidate[], count: number, seed: number): Candidate[][] {
-  const random = seededRandom(seed);
-  const used = new Set<Candidate>();
-  const pairs: Candidate[][] = [];
-  for (const scope of [(candidate: Candidate) => candidate.file, (candidate: Candidate) => dirname(candidate.file)]) {
-    const groups = new Map<string, Candidate[]>();
-    for (const candidate of shuffle(kept, random)) {
-      if (used.has(candidate)) continue;
-      groups.set(scope(candidate), [...(groups.get(scope(candidate)) ?? []), candidate]);
-    }
-    let progressed = true;
-    while (pairs.length < count && progressed) {
-      progressed = false;
-      for (const group of groups.values()) {
-        if (pairs.length >= count) break;
-        const first = group.find((candidate) => !used.has(candidate));
-        const second = first && group.find((candidate) => !used.has(candidate) && candidate !== first && compatible(first, candidate));
-        if (!first || !second) continue;
-        used.add(first).add(second);
-        pairs.push([first, second]);
-        progressed = true;
-      }
-    }
-  }
-  return pairs;
-}
+/** The kept candidates a combined candidate merges; null for every other kind. */
+const partsOf = (candidate: Candidate): string[] | null =>
+  candidate.provenance.origin?.kind === 'merge' ? candidate.provenance.origin.parents : null;
 
 /**
  * Combine: merges kept bugs of one file or module into harder tasks. A merged candidate is
@@ -61,30 +25,40 @@ export async function combine(ctx: StageContext): Promise<StageResult> {
   const candidates = store.candidates();
 
   // The merged candidates are made once; a resumed run judges the ones still without a verdict.
-  if (!candidates.some((candidate) => candidate.operator === COMBINED) && ctx.options.combine > 0) {
+  const generators = generatorsFor('combine', settings, ctx.options.combine);
+  if (!candidates.some((candidate) => partsOf(candidate)) && generators.length > 0) {
     const { workspace } = ctx.store.environment();
+    const texts = new Map<string, string>();
+    const read = (file: string) => texts.get(file) ?? texts.set(file, readFileSync(join(workspace, file), 'utf8')).get(file)!;
     const kept = candidates.filter((candidate) => verdicts.get(candidate.id)?.status === 'kept');
-    const originalOf = (file: string) => readFileSync(join(workspace, file), 'utf8');
-    store.saveCandidates(
-      pairsToCombine(kept, ctx.options.combine, settings.seed).map((parts) => {
-        const sites = parts.flatMap((part) => part.sites);
-        return {
-          id: candidateId(COMBINED, sites),
-          operator: COMBINED,
-          family: COMBINED,
-          file: sites[0]!.file,
-          unit: sites[0]!.unit,
-          sites,
-          parents: parts.map((part) => part.id),
-          ...patchesOf(sites, originalOf),
-        };
-      }),
+    const made = await runChain(
+      generators,
+      {
+        workspace,
+        repository: { location: ctx.location, cloned: false },
+        sourceFiles: [],
+        testFiles: new Set(),
+        read,
+        settings,
+        combine: ctx.options.combine,
+        random: () => 0,
+        log,
+        kept,
+        report: {},
+      },
+      {
+        caps: { maxCandidates: null, maxPerOperator: null, maxPerUnit: null },
+        seed: settings.seed,
+        existing: candidates,
+        openTypeCheck: () => TypeCheck.open(workspace),
+      },
     );
+    store.saveCandidates(made.candidates);
   }
 
   const review: Review = (candidate, outcome) => {
     if (outcome.verdict.status !== 'kept') return outcome;
-    const union = new Set(candidate.parents.flatMap((parent) => verdicts.get(parent)!.failToPass));
+    const union = new Set((partsOf(candidate) ?? []).flatMap((parent) => verdicts.get(parent)!.failToPass));
     const failToPass = new Set(outcome.verdict.failToPass);
     const same = union.size === failToPass.size && [...union].every((test) => failToPass.has(test));
     if (same) return outcome;
@@ -97,10 +71,10 @@ export async function combine(ctx: StageContext): Promise<StageResult> {
       failed: [],
     };
   };
-  const pending = store.unvalidated().filter((candidate) => candidate.operator === COMBINED);
+  const pending = store.unvalidated().filter((candidate) => partsOf(candidate));
   await judgeCandidates(ctx, 'combine', pending, review);
 
-  const combined = store.candidates().filter((candidate) => candidate.operator === COMBINED);
+  const combined = store.candidates().filter((candidate) => partsOf(candidate));
   const statuses = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict.status]));
   const summary = { combined: combined.length, kept: combined.filter((candidate) => statuses.get(candidate.id) === 'kept').length };
   store.finishStage('combine', summary);

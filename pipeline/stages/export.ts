@@ -44,8 +44,10 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
     const verdict = verdicts.get(candidate.id);
     const statement = statements.get(candidate.id);
     if (verdict?.status !== 'kept' || !statement) continue;
+    const { provenance } = candidate;
+    const origin = provenance.origin;
     const instance: Instance = {
-      instance_id: `${slugOf(profile)}.${candidate.operator}__${candidate.id}`,
+      instance_id: `${slugOf(profile)}.${provenance.strategy}__${candidate.id}`,
       repo: profile.name,
       base_commit: environment.baseCommit,
       environment_setup_commit: environment.baseCommit,
@@ -60,8 +62,9 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       image_name: environment.image,
       bug_patch: candidate.bugPatch,
       mutation: {
-        operator: candidate.operator,
-        family: candidate.family,
+        generator: provenance.generator,
+        operator: provenance.strategy,
+        family: provenance.family,
         file: candidate.file,
         function: candidate.unit,
         sites: candidate.sites.map((site) => ({
@@ -72,7 +75,8 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
           original: site.original,
           replacement: site.replacement,
         })),
-        ...(candidate.parents.length > 0 ? { combines: candidate.parents } : {}),
+        ...(origin?.kind === 'merge' ? { combines: origin.parents } : {}),
+        ...(origin?.kind === 'commit' ? { commit: { hash: origin.hash, date: origin.date, subject: origin.subject } } : {}),
       },
       title: statement.title,
       runner: runnersOf(suites, verdict.failToPass),

@@ -5,7 +5,7 @@ import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
 import { llmSettingsOf, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
 import { styleFor, type StatementInput } from '../statements/input.js';
-import { leakIn } from '../statements/leak-check.js';
+import { commitPhrases, leakIn } from '../statements/leak-check.js';
 import { reproCode } from '../statements/repro.js';
 import { writeStatement } from '../statements/statement.js';
 import { primaryFailure } from '../statements/symptom.js';
@@ -17,7 +17,7 @@ function linesAround(text: string, start: number, end: number): string[] {
   return text.slice(from, to === -1 ? text.length : to).split('\n');
 }
 
-/** What a statement must never show: the tests' titles and files, and the changed lines before and after. */
+/** What a statement must never show: the tests' titles and files, the changed lines before and after, and the reverted commit's message. */
 function forbiddenFor(candidate: Candidate, failed: FailedTest[], read: (file: string) => string): string[] {
   const mutated = mutatedFiles(candidate.sites, read);
   const changedLines = candidate.sites.flatMap((site) => {
@@ -32,7 +32,9 @@ function forbiddenFor(candidate: Candidate, failed: FailedTest[], read: (file: s
   });
   // A title that is only a name (`compareBuild`) names the function under test, which a bug report names too.
   const titles = failed.map((test) => test.titlePath.at(-1) ?? '').filter((title) => !/^[\w$.#]+$/.test(title));
-  return [...titles, ...failed.flatMap((test) => [test.file, basename(test.file)]), ...changedLines];
+  const origin = candidate.provenance.origin;
+  const commit = origin?.kind === 'commit' ? commitPhrases(origin) : [];
+  return [...titles, ...failed.flatMap((test) => [test.file, basename(test.file)]), ...changedLines, ...commit];
 }
 
 /** The package as its users know it. */

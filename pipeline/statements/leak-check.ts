@@ -14,3 +14,17 @@ export function leakIn(statement: { title: string; body: string }, forbidden: st
   }
   return null;
 }
+
+/** Runs of this many words of a commit message are specific enough to give its fix away. */
+const PHRASE_WORDS = 4;
+
+/**
+ * What a statement must never repeat of the commit a task reverts: its hash, author and subject,
+ * the issues it names, and every run of a few words of its message.
+ */
+export function commitPhrases(commit: { hash: string; subject: string; message: string; author: string }): string[] {
+  const words = commit.message.split(/\s+/).filter(Boolean);
+  const runs = words.slice(0, Math.max(0, words.length - PHRASE_WORDS + 1)).map((_, i) => words.slice(i, i + PHRASE_WORDS).join(' '));
+  const issues = commit.message.match(/(?:[\w.-]+\/[\w.-]+)?#\d+|https?:\/\/\S+/g) ?? [];
+  return [commit.hash, commit.hash.slice(0, 8), commit.author, commit.subject, ...issues, ...runs];
+}

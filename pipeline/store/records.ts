@@ -57,7 +57,7 @@ export const CoverageMap = z.object({
 });
 export type CoverageMap = z.infer<typeof CoverageMap>;
 
-/** One changed place: an edit to a file's text, and the operator and unit it came from. */
+/** One changed place: an edit to a file's text, and the strategy (operator, `revert`) and unit it came from. */
 export const Site = z.object({
   file: z.string(),
   operator: z.string(),
@@ -72,17 +72,45 @@ export const Site = z.object({
 });
 export type Site = z.infer<typeof Site>;
 
+/** The commit a history candidate reverts, and what the leak check needs of it. */
+export const CommitOrigin = z.object({
+  kind: z.literal('commit'),
+  hash: z.string(),
+  /** The commit's author date, ISO 8601. */
+  date: z.string(),
+  subject: z.string(),
+  /** Subject and body, the author's name and the linked issues are what a statement must never repeat. */
+  message: z.string(),
+  author: z.string(),
+  /** The commit changed test files too: the likeliest kind of fix. */
+  changedTests: z.boolean(),
+});
+export type CommitOrigin = z.infer<typeof CommitOrigin>;
+
+/** The kept candidates a combined candidate merges. */
+export const MergeOrigin = z.object({ kind: z.literal('merge'), parents: z.array(z.string()).min(2) });
+
+/** Where a candidate comes from: the generator that proposed it, how, in which units, and its origin. */
+export const Provenance = z.object({
+  /** The bug source (mutators/generators): operators, multi-site, history, combined. */
+  generator: z.string(),
+  /** How it made the bug: the operator's name, `multi-site`, `revert` or `combined`. */
+  strategy: z.string(),
+  /** The operator's family; the generator's name for the others. */
+  family: z.string(),
+  /** Every unit the sites change, in order. */
+  units: z.array(z.string()),
+  origin: z.discriminatedUnion('kind', [CommitOrigin, MergeOrigin]).nullable(),
+});
+export type Provenance = z.infer<typeof Provenance>;
+
 export const Candidate = z.object({
   id: z.string(),
-  /** The operator of a single-site candidate; `multi-site` or `combined` otherwise. */
-  operator: z.string(),
-  family: z.string(),
+  provenance: Provenance,
   /** The file and unit of the first site. */
   file: z.string(),
   unit: z.string(),
   sites: z.array(Site).min(1),
-  /** For a combined candidate, the kept candidates it merges. */
-  parents: z.array(z.string()),
   /** Introduces the bug into the clean repository. */
   bugPatch: z.string(),
   /** Repairs it: the reverse of bugPatch. */
@@ -165,6 +193,9 @@ export const ExportRecord = z.object({
 });
 export type ExportRecord = z.infer<typeof ExportRecord>;
 
+export const BugSource = z.enum(['operators', 'history']);
+export type BugSource = z.infer<typeof BugSource>;
+
 /** Options that shape the candidates; a run keeps the ones it started with. */
 export const MutationSettings = z.object({
   seed: z.number().int(),
@@ -181,11 +212,18 @@ export const MutationSettings = z.object({
   multiSite: z.number().min(0).max(1),
   /** Drop mutants the TypeScript compiler rejects (TypeScript repositories only). */
   typeCheck: z.boolean(),
+  /** Where bugs come from: mutation operators, reverted commits of the repository's history. */
+  sources: z.array(BugSource).min(1),
+  /** Commits of the first-parent history walked back from the base commit, and the largest source change reverted. */
+  historyDepth: z.number().int().positive(),
+  historyMaxLines: z.number().int().positive(),
 });
 export type MutationSettings = z.infer<typeof MutationSettings>;
 
 /** How far one operator's mutants got before validation, counted by the mutate stage. */
 export const OperatorFunnel = z.object({
+  /** The generator, and its strategy (the operator's name, `multi-site`, `revert`). */
+  generator: z.string(),
   operator: z.string(),
   family: z.string(),
   /** Edits the operator proposed. */
@@ -199,3 +237,20 @@ export const OperatorFunnel = z.object({
   candidates: z.number().int(),
 });
 export type OperatorFunnel = z.infer<typeof OperatorFunnel>;
+
+/** How far the history generator got through the commits before its reverts became proposals. */
+export const HistoryFunnel = z.object({
+  /** First-parent commits looked at, merges included. */
+  walked: z.number().int(),
+  merges: z.number().int(),
+  /** Commits that change a source file (as mutate's eligibility defines it). */
+  withSourceChange: z.number().int(),
+  /** Of those, source changes over the line bound, and those that only reformat. */
+  tooLarge: z.number().int(),
+  formattingOnly: z.number().int(),
+  /** Source changes that reverse-apply to the base commit's tree exactly. */
+  applying: z.number().int(),
+  /** Why the history gave nothing at all (no repository, a shallow clone), in one sentence; null when it was walked. */
+  unavailable: z.string().nullable(),
+});
+export type HistoryFunnel = z.infer<typeof HistoryFunnel>;

@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS exports (dataset TEXT NOT NULL, version TEXT NOT NULL
 `;
 
 /** Bumped whenever a record's shape changes, so an old run is refused rather than misread. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 export type { StageName } from './summaries.js';
 
@@ -120,7 +120,8 @@ export class RunStore {
   saveCandidates(candidates: Candidate[]): void {
     const insert = this.db.prepare('INSERT INTO candidates (id, operator, record) VALUES (?, ?, ?)');
     this.transaction(() => {
-      for (const candidate of candidates) insert.run(candidate.id, candidate.operator, JSON.stringify(Candidate.parse(candidate)));
+      for (const candidate of candidates)
+        insert.run(candidate.id, candidate.provenance.strategy, JSON.stringify(Candidate.parse(candidate)));
     });
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CoverageMap, Environment, ExportRecord, MutationSettings, OperatorFunnel } from './records.js';
+import { BugSource, CoverageMap, Environment, ExportRecord, HistoryFunnel, MutationSettings, OperatorFunnel } from './records.js';
 
 /** What each stage reports when it finishes; the store keeps it, the CLI prints it with --json. */
 export const SetupSummary = z.object({
@@ -97,6 +97,9 @@ export const RunShape = z
     maxUnitLines: z.number().int(),
     multiSite: z.number(),
     typeCheck: z.boolean(),
+    sources: z.array(BugSource),
+    historyDepth: z.number().int(),
+    historyMaxLines: z.number().int(),
     combine: z.number().int(),
   })
   .partial();
@@ -110,6 +113,8 @@ export const META = {
   coverage: CoverageMap,
   mutation: MutationSettings,
   funnel: z.array(OperatorFunnel),
+  /** The history generator's walk, when history was a source. */
+  history: HistoryFunnel,
   /** The BullMQ run id, kept so that a resumed coordinator finds its jobs. */
   queueRun: z.string(),
   options: RunShape,

@@ -45,12 +45,10 @@ const site: Site = {
 };
 const candidate: Candidate = {
   id: 'c0ffee',
-  operator: 'identifier-swap',
-  family: 'reference',
+  provenance: { generator: 'operators', strategy: 'identifier-swap', family: 'reference', units: ['clamp'], origin: null },
   file: 'src/math.js',
   unit: 'clamp',
   sites: [site],
-  parents: [],
   ...patchesOf([site], (file) => read(file)!),
 };
 const failedTest: FailedTest = {

@@ -89,7 +89,7 @@ withEngine('the Docker sandbox', () => {
       verdicts.find(
         (verdict) =>
           verdict.candidate.unit === unit &&
-          verdict.candidate.operator === operator &&
+          verdict.candidate.provenance.strategy === operator &&
           verdict.candidate.sites[0]!.original.includes(original),
       )?.status;
     // value is never divided: the loop never ends.
