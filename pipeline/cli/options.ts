@@ -44,14 +44,12 @@ const operatorNames = z.array(z.string()).superRefine((names, ctx) => {
     });
 });
 const sourceNames = z
-  .array(z.string())
-  .min(1, `expected one or more of ${BugSource.options.join(', ')}`)
-  .superRefine((names, ctx) => {
-    const unknown = names.filter((name) => !BugSource.safeParse(name).success);
-    if (unknown.length > 0)
-      ctx.addIssue({ code: 'custom', message: `unknown source ${unknown.join(', ')}; the sources are ${BugSource.options.join(', ')}` });
-  })
-  .transform((names) => [...new Set(names)] as BugSource[]);
+  .array(
+    z.enum(BugSource.options, {
+      error: (issue) => `unknown source ${String(issue.input)}; the sources are ${BugSource.options.join(', ')}`,
+    }),
+  )
+  .min(1, `expected one or more of ${BugSource.options.join(', ')}`);
 const SIZE = /^\d+(\.\d+)?[kmg]?$/i;
 
 /** Every option of a run and of a worker; the CLI flags, the config file, the defaults and RunOptions come from here. */
