@@ -34,13 +34,15 @@ export async function historyOf(dir: string, what: string): Promise<HistorySourc
   const top = await gitIn(dir, ['rev-parse', '--show-toplevel']);
   if (top.exitCode !== 0 || top.stdout.trim() !== (await realpath(dir))) {
     return {
-      unavailable: `${what} is not a git repository (nor the top folder of one), so there are no commits to revert; pass a clone with its full history`,
+      unavailable: `${what} is not a git repository (nor the top folder of one), so there are no commits to revert; ` +
+        'pass a clone with its full history',
     };
   }
   const shallow = await gitIn(dir, ['rev-parse', '--is-shallow-repository']);
   if (shallow.stdout.trim() === 'true') {
     return {
-      unavailable: `${what} is a shallow clone, so its history is cut short; fetch the full history (git fetch --unshallow) or clone without --depth`,
+      unavailable: `${what} is a shallow clone, so its history is cut short; ` +
+        'fetch the full history (git fetch --unshallow) or clone without --depth',
     };
   }
   const base = await gitIn(dir, ['rev-parse', 'HEAD']);
@@ -230,7 +232,8 @@ export const historyGenerator: BugGenerator = {
     ranked.sort((a, b) => Number(b.changedTests) - Number(a.changedTests));
     for (const { proposal } of ranked) yield proposal;
     input.log.info(
-      `history: ${funnel.walked} commits walked, ${funnel.withSourceChange} change source files, ${funnel.tooLarge} of them over ${input.settings.historyMaxLines} lines, ${funnel.applying} reverts apply (${funnel.formattingOnly} only reformat)`,
+      `history: ${funnel.walked} commits walked, ${funnel.withSourceChange} change source files, ` +
+        `${funnel.tooLarge} of them over ${input.settings.historyMaxLines} lines, ${funnel.applying} reverts apply (${funnel.formattingOnly} only reformat)`,
     );
   },
 };
