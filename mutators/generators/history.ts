@@ -34,14 +34,16 @@ export async function historyOf(dir: string, what: string): Promise<HistorySourc
   const top = await gitIn(dir, ['rev-parse', '--show-toplevel']);
   if (top.exitCode !== 0 || top.stdout.trim() !== (await realpath(dir))) {
     return {
-      unavailable: `${what} is not a git repository (nor the top folder of one), so there are no commits to revert; ` +
+      unavailable:
+        `${what} is not a git repository (nor the top folder of one), so there are no commits to revert; ` +
         'pass a clone with its full history',
     };
   }
   const shallow = await gitIn(dir, ['rev-parse', '--is-shallow-repository']);
   if (shallow.stdout.trim() === 'true') {
     return {
-      unavailable: `${what} is a shallow clone, so its history is cut short; ` +
+      unavailable:
+        `${what} is a shallow clone, so its history is cut short; ` +
         'fetch the full history (git fetch --unshallow) or clone without --depth',
     };
   }
