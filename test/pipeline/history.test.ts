@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runChain } from '../../mutators/chain.js';
 import { generatorsFor } from '../../mutators/generators/index.js';
 import { Instance } from '../../pipeline/dataset/instance.js';
+import { commitPhrases, leakIn } from '../../pipeline/statements/leak-check.js';
 import type { MutationSettings } from '../../pipeline/store/records.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
 import { FIXTURES, swesynth, tempDir } from '../helpers.js';
@@ -244,6 +245,17 @@ describe('bugs from the repository history', () => {
     expect(history).toEqual([
       expect.objectContaining({ generator: 'history', proposed: 4, parseValid: 4, validated: 4, killed: 3, kept: 3, tasks: 3 }),
     ]);
+  });
+
+  it('rejects a statement that repeats the reverted commit: its subject, a run of its words, its hash or its issue', () => {
+    const commit = { hash: 'a'.repeat(40), subject: FIXES.clamp, message: `${FIXES.clamp}\n\nSee acme/lib#12.`, author: 'Ada Example' };
+    const phrases = commitPhrases(commit);
+    const says = (body: string) => leakIn({ title: 'clamp returns the wrong value', body }, phrases);
+    expect(says('clamp(15, 0, 10) returns 15; expected 10.')).toBeNull();
+    expect(says(`Title: ${FIXES.clamp.toUpperCase()}`)).not.toBeNull();
+    expect(says('It goes wrong for values above the upper   bound.')).not.toBeNull();
+    expect(says(`Introduced in ${commit.hash.slice(0, 8)}.`)).not.toBeNull();
+    expect(says('Same as acme/lib#12.')).not.toBeNull();
   });
 
   it('says in one line why a folder without history or a shallow clone gives no history bugs, and goes on with the operators', async () => {
