@@ -21,15 +21,35 @@ function globsOf(config: Record<string, unknown>, facts: RepoFacts, prefix = '')
   const base = [prefix, rootDir].filter((part) => part !== '' && part !== '.').join('/');
   const under = (path: string) => (base ? `${base}/${path}` : path);
   const regexes = stringList(config.testRegex);
-  if (regexes.length > 0) return filesMatching(facts, regexes).filter((file) => !base || file.startsWith(`${base}/`));
+  const ignored = ignoredPaths(config, base);
+  if (regexes.length > 0) return filesMatching(facts, regexes).filter((file) => (!base || file.startsWith(`${base}/`)) && !ignored(file));
   const match = stringList(config.testMatch).map((pattern) => normalizePath(pattern));
   const patterns = match.length > 0 ? match : DEFAULT_MATCH;
   const roots = stringList(config.roots)
     .map(normalizePath)
     .filter((root) => root !== '' && root !== '.');
-  if (roots.length === 0) return patterns.map(under);
   // A pattern rooted in <rootDir> already names its folder; one starting with ** is looked for under each root.
-  return roots.flatMap((root) => patterns.map((pattern) => (pattern.startsWith('**/') ? under(`${root}/${pattern}`) : under(pattern))));
+  const globs =
+    roots.length === 0
+      ? patterns.map(under)
+      : roots.flatMap((root) => patterns.map((pattern) => (pattern.startsWith('**/') ? under(`${root}/${pattern}`) : under(pattern))));
+  // Globs cannot leave out what jest's ignore patterns do: the files they match, less the ignored ones, are the tests.
+  return stringList(config.testPathIgnorePatterns).length === 0 ? globs : facts.glob(globs).filter((file) => !ignored(file));
+}
+
+/**
+ * Whether a repository-relative file is left out by the config's testPathIgnorePatterns, regular
+ * expressions over absolute paths in which <rootDir> stands for the config's folder.
+ */
+function ignoredPaths(config: Record<string, unknown>, base: string): (file: string) => boolean {
+  const expressions = stringList(config.testPathIgnorePatterns).flatMap((pattern) => {
+    try {
+      return [new RegExp(pattern.replaceAll('<rootDir>', base ? `/${base}` : ''))];
+    } catch {
+      return [];
+    }
+  });
+  return (file) => expressions.some((expression) => expression.test(`/${file}`));
 }
 
 export const jestDetection: RunnerDetection = {

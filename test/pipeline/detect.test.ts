@@ -174,6 +174,18 @@ describe('profile detection', () => {
     expect(profile.tests).not.toContain('**/*.{js,ts}');
   });
 
+  it("leaves out the files jest's testPathIgnorePatterns ignore, such as fixtures under __tests__", () => {
+    const config = `module.exports = { testPathIgnorePatterns: ['<rootDir>/src/__tests__/fixtures/', '/test-utils\\.ts$'] };`;
+    const files = {
+      'jest.config.js': config,
+      'src/__tests__/rule.test.ts': '',
+      'src/__tests__/test-utils.ts': '',
+      'src/__tests__/fixtures/file.ts': '',
+      'src/__tests__/fixtures/deep/other.ts': '',
+    };
+    expect(detectProfile(repo({ scripts: { test: 'jest' } }, files)).tests).toEqual(['src/__tests__/rule.test.ts']);
+  });
+
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe(
       'npx -y pnpm@10.14.0 install --frozen-lockfile',
