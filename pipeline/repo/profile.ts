@@ -49,7 +49,7 @@ export const RepoProfile = z
     runner: z.enum(RUNNER_NAMES).default('node-test'),
     /** Extra arguments for the runner, e.g. a config file or an exclusion. */
     runnerArgs: z.array(z.string()).default([]),
-    /** Below this share of stable-passing tests the repository is refused. */
+    /** Below this share of stable-passing tests, and of test files with one, the repository is refused. */
     minPassShare: z.number().min(0).max(1).default(0.8),
     source: z
       .object({

@@ -131,7 +131,7 @@ export const VerdictStatus = z.enum([
    * the mutant exhausts a resource, and its missing tests are no failures to learn from.
    */
   'out-of-memory',
-  /** Every stable test failed: the mutant breaks everything, there is nothing left to pass. */
+  /** Every stable test failed and none on its own (each missing, or its file crashed at load): the module does not load. */
   'no-pass',
   /** Reverting the mutant did not make every FAIL_TO_PASS test pass again. */
   'fix-failed',

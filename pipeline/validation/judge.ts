@@ -70,6 +70,8 @@ function tally(candidate: Pick<Candidate, 'id'>, stable: BaselineTest[], runResu
   const failToPass: string[] = [];
   const passToPass: string[] = [];
   const failed: FailedTest[] = [];
+  /** Whether a failing test reported a failure of its own, rather than being missing or inheriting its file's crash. */
+  let failedOnItsOwn = false;
   for (const test of stable) {
     const result = results.get(test.id);
     if (result?.status === 'pass' || (ran && !ran.has(test.file))) {
@@ -77,6 +79,7 @@ function tally(candidate: Pick<Candidate, 'id'>, stable: BaselineTest[], runResu
       continue;
     }
     failToPass.push(test.id);
+    if (result) failedOnItsOwn = true;
     const failure = result?.failure ?? crashes.get(test.file)?.failure;
     failed.push({
       candidateId: candidate.id,
@@ -87,7 +90,7 @@ function tally(candidate: Pick<Candidate, 'id'>, stable: BaselineTest[], runResu
       ...(failure ? { failure } : {}),
     });
   }
-  return { failToPass, passToPass, failed };
+  return { failToPass, passToPass, failed, failedOnItsOwn };
 }
 
 /** Runs one candidate in a sandbox of the pool and decides whether it makes a task. */
@@ -157,10 +160,12 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     }
     const { ended, tallied } = await runMutant(runs[0]!);
     if (ended) return { verdict: ended, failed: [] };
-    const { failToPass, passToPass, failed } = tallied!;
+    const { failToPass, passToPass, failed, failedOnItsOwn } = tallied!;
     if (failToPass.length === 0) return { verdict: verdict('survived'), failed: [] };
-    // A mutant that fails every stable test is a broken module, not a bug; a suite of one test can only fail whole.
-    if (passToPass.length === 0 && ctx.stable.length > 1) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
+    // A mutant that fails every stable test with no test failing on its own (each missing, or its file crashed
+    // at load) is a module that does not load, not a bug. Tests that run and fail their own checks point at a
+    // bug however many they are: a small suite of one function fails whole.
+    if (passToPass.length === 0 && !failedOnItsOwn) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
 
     // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
     const rebuilt = await restore(sandbox);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RepoProfile, slugOf } from '../../pipeline/repo/profile.js';
-import { copyFixture, swesynth, tempDir } from '../helpers.js';
+import { copyFixture, FIXTURES, swesynth, tempDir } from '../helpers.js';
 
 /**
  * A new user's first try: `swesynth init <repo>` and `swesynth run <profile>`, no edits, on
@@ -98,5 +98,36 @@ describe('init checks the profile it writes', () => {
     const init = await swesynth(['init', repo, '--repos', tempDir('repos'), '--no-probe', '--json']);
     expect(init.exitCode, init.stderr).toBe(0);
     expect(JSON.parse(init.stdout)).toMatchObject({ name: 'acme/widgets' });
+  });
+});
+
+describe('a small suite', () => {
+  it('keeps a bug that fails every test on its own checks, and not one that stops the module from loading', async () => {
+    const out = tempDir('out');
+    const run = await swesynth([
+      'run',
+      join(FIXTURES, 'two-tests'),
+      '--run-dir',
+      join(tempDir('run'), 'run'),
+      '--out',
+      out,
+      '--baseline-runs',
+      '2',
+      '--max-candidates',
+      '6',
+      '--json',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const stages = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; verdicts?: Record<string, number> }> })
+      .stages;
+    // The bug that leaves the module's table undefined crashes the test file as it loads.
+    expect(stages.find((stage) => stage.stage === 'validate')!.verdicts).toMatchObject({ 'no-pass': 1 });
+    const instances = readFileSync(join(stages.find((stage) => stage.stage === 'export')!.path!, 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { FAIL_TO_PASS: string; PASS_TO_PASS: string });
+    const failingBoth = instances.filter((instance) => JSON.parse(instance.PASS_TO_PASS).length === 0);
+    expect(failingBoth.length).toBeGreaterThan(0);
+    for (const instance of failingBoth) expect(JSON.parse(instance.FAIL_TO_PASS)).toHaveLength(2);
   });
 });
