@@ -62,9 +62,15 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     const facts = factsOf(checkout);
     const { profile: detected, reasons } = detect(facts);
     const commit = options.commit ?? (existsSync(join(checkout, '.git')) ? await git(checkout, ['rev-parse', 'HEAD']) : null);
-    const name =
-      options.name ?? repositoryName({ url: local ? null : url, checkout: local ? url : checkout, packageJson: facts.packageJson });
     const workspace = await workspaceFields(checkout, detected, options.packages);
+    const name =
+      options.name ??
+      repositoryName({
+        url: local ? null : url,
+        checkout: local ? url : checkout,
+        packageJson: facts.packageJson,
+        packageRepositories: workspace?.repositories ?? [],
+      });
     if (workspace) reasons.push(...workspace.reasons);
     const fromWorkspace = workspace
       ? {
@@ -86,9 +92,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     if (existsSync(path) && !options.force)
       throw new UserError(`repo profile ${path} already exists`, 'edit it, or pass --force to write it again');
     mkdirSync(options.reposDir, { recursive: true });
-    // Written whole or not at all: a profile is never left half-written.
-    writeFileSync(`${path}.partial`, `${JSON.stringify(profile, null, 2)}\n`);
-    renameSync(`${path}.partial`, path);
+    write(path, profile);
 
     const listed = workspace ? workspace.packages : facts.glob(profile.tests);
     if (listed.length === 0 && !profile.build && !options.probe) {
@@ -100,7 +104,11 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     if (!options.probe) return { path, profile, reasons, probe: null };
     try {
       const report = await probe({ location: url, profile, log: options.log }, join(scratch, 'probe'), { wholeSuite: false });
-      return { path, profile, reasons, probe: report };
+      if (report.untested.length === 0) return { path, profile, reasons, probe: report };
+      const tested = { ...profile, packages: profile.packages?.filter((pkg) => !report.untested.includes(pkg.path)) };
+      reasons.push(`no test files after the build in ${report.untested.join(', ')}: left out`);
+      write(path, tested);
+      return { path, profile: tested, reasons, probe: report };
     } catch (error) {
       if (error instanceof UserError)
         throw new UserError(`wrote ${path}, but it does not work yet: ${error.message}`, error.hint?.replace(/the profile/g, path));
@@ -109,4 +117,10 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** Writes a profile whole or not at all: it is never left half-written. */
+function write(path: string, profile: RepoProfile): void {
+  writeFileSync(`${path}.partial`, `${JSON.stringify(profile, null, 2)}\n`);
+  renameSync(`${path}.partial`, path);
 }

@@ -25,15 +25,24 @@ function originOf(checkout: string): string | null {
 
 /**
  * The repository's name as datasets show it: from the URL it was given as, then its git remote,
- * then package.json `repository`, then its folder (`local/<folder>`). Never from the root
- * package's own name, which in a monorepo names the workspace, not the repository.
+ * then package.json `repository`, then the one most of a workspace's packages declare, then its
+ * folder (`local/<folder>`). Never from the root package's own name, which in a monorepo names
+ * the workspace, not the repository.
  */
-export function repositoryName(target: { url: string | null; checkout: string; packageJson: PackageJson }): string {
+export function repositoryName(target: {
+  url: string | null;
+  checkout: string;
+  packageJson: PackageJson;
+  packageRepositories?: string[];
+}): string {
   const repository = target.packageJson.repository;
   const declared = typeof repository === 'string' ? repository : repository?.url;
   for (const url of [target.url, originOf(target.checkout), declared]) {
     const name = url ? nameFromUrl(url) : null;
     if (name) return name;
   }
-  return `local/${basename(target.checkout).replace(/[^\w.-]/g, '-')}`;
+  const counts = new Map<string, number>();
+  for (const name of (target.packageRepositories ?? []).map(nameFromUrl)) if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const [mostDeclared] = [...counts].sort((a, b) => b[1] - a[1]);
+  return mostDeclared?.[0] ?? `local/${basename(target.checkout).replace(/[^\w.-]/g, '-')}`;
 }

@@ -11,6 +11,8 @@ export interface WorkspaceFields {
   build: string | null;
   env: Record<string, string>;
   reasons: string[];
+  /** The `repository` URLs the workspace's packages declare, for a root that declares none. */
+  repositories: string[];
 }
 
 /** `--package` values: a package's name or folder, or a glob over either (`@scope/*`, `packages/*`). */
@@ -72,5 +74,6 @@ export async function workspaceFields(root: string, rootProfile: DetectedProfile
   const workspace = rootProfile.build ?? buildCommand(rootProfile.install, await workspaceBuild(root, all));
   const build = [workspace, ...packageBuilds].filter((step): step is string => step !== null).join(' && ') || null;
   if (build) reasons.push(`workspace build: ${build}`);
-  return { packages, build, env, reasons };
+  const repositories = all.flatMap((pkg) => (pkg.repository ? [pkg.repository] : []));
+  return { packages, build, env, reasons, repositories };
 }

@@ -17,6 +17,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
+import { PackageJson } from './facts.js';
 import { runsNoTest } from './shell.js';
 
 export interface WorkspacePackage {
@@ -28,6 +29,8 @@ export interface WorkspacePackage {
   testScript: string | null;
   /** Whether it has a real test script or test files. */
   hasTests: boolean;
+  /** Its package.json `repository` URL, or null. */
+  repository: string | null;
 }
 
 export interface WorkspaceBuild {
@@ -46,6 +49,7 @@ const Manifest = z
     name: z.string().optional(),
     scripts: z.record(z.string(), z.string()).optional(),
     workspaces: z.union([z.array(z.string()), z.object({ packages: z.array(z.string()).optional() }).loose()]).optional(),
+    repository: PackageJson.shape.repository,
   })
   .loose();
 type Manifest = z.infer<typeof Manifest>;
@@ -130,7 +134,8 @@ async function packageAt(root: string, path: string): Promise<WorkspacePackage> 
   const script = manifest?.scripts?.test?.trim();
   const testScript = script && !runsNoTest(script) ? script : null;
   const hasTests = testScript !== null || (await glob(TEST_FILES, { cwd: join(root, path), ignore: ['**/node_modules/**'] })).length > 0;
-  return { path, name: manifest?.name ?? basename(path), testScript, hasTests };
+  const repository = typeof manifest?.repository === 'string' ? manifest.repository : (manifest?.repository?.url ?? null);
+  return { path, name: manifest?.name ?? basename(path), testScript, hasTests, repository };
 }
 
 export async function workspaceBuild(root: string, packages: WorkspacePackage[]): Promise<WorkspaceBuild> {

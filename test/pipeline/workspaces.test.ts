@@ -32,10 +32,10 @@ describe('workspace discovery', () => {
   it('reads npm workspaces as an array, with the packages that have tests', async () => {
     const root = repo({ 'package.json': { workspaces: ['packages/*'] }, ...packages });
     expect(await workspacePackages(root)).toEqual([
-      { path: 'packages/a', name: '@acme/a', testScript: 'node --test', hasTests: true },
-      { path: 'packages/b', name: '@acme/b', testScript: null, hasTests: true },
-      { path: 'packages/c', name: 'c', testScript: null, hasTests: false },
-      { path: 'packages/internal', name: 'internal', testScript: null, hasTests: false },
+      { path: 'packages/a', name: '@acme/a', testScript: 'node --test', hasTests: true, repository: null },
+      { path: 'packages/b', name: '@acme/b', testScript: null, hasTests: true, repository: null },
+      { path: 'packages/c', name: 'c', testScript: null, hasTests: false, repository: null },
+      { path: 'packages/internal', name: 'internal', testScript: null, hasTests: false, repository: null },
     ]);
   });
 
@@ -128,17 +128,23 @@ describe('a workspace profile', () => {
     let instances: Array<{ instance_id: string; FAIL_TO_PASS: string; PASS_TO_PASS: string; mutation: { file: string }; runner: string }>;
 
     beforeAll(async () => {
-      // The profile as `init` detects and checks it: each package with its own runner, no hand edit.
+      // The profile as `init` detects and checks it: each package with its own runner, no hand edit. Package c's
+      // test script runs mocha, which finds no test there even after the build: it leaves the profile.
       const repos = tempDir('repos');
       const init = await swesynth(['init', copyFixture('npm-workspace'), '--repos', repos, '--json']);
       expect(init.exitCode, init.stderr).toBe(0);
-      expect(JSON.parse(init.stdout)).toMatchObject({
+      const written = JSON.parse(init.stdout) as RepoProfile;
+      expect(written.packages!.map((pkg) => pkg.path)).toEqual(['packages/a', 'packages/b']);
+      expect(written).toMatchObject({
+        // The root declares no repository; its packages do.
+        name: 'acme/widgets',
         packages: [
           { path: 'packages/a', runner: 'mocha', tests: ['test/**/*.test.js'] },
           { path: 'packages/b', runner: 'vitest', tests: ['test/**/*.test.js'] },
         ],
       });
-      const profile = join(repos, 'local__npm-workspace.json');
+      expect(init.stderr).toContain('no test files in packages/c after the build');
+      const profile = join(repos, 'acme__widgets.json');
       const args = [
         'run',
         profile,
