@@ -480,6 +480,7 @@ for (const phase of phases) {
     if (phase === 'swesynth' && !record.own?.pass) continue;
     const base = join(flags.work, flags.label, entry.repo.replace('/', '__'));
     const started = new Date().toISOString();
+    const startLoad = (await import('node:os')).loadavg()[0].toFixed(1);
     try {
       record[phase] = phase === 'own' ? await ownSuite(entry, base) : await swesynthRun(entry, base);
     } catch (error) {
@@ -492,6 +493,8 @@ for (const phase of phases) {
       };
     }
     record[phase].startedAt = started;
+    // Which build measured the row, and how busy the machine was: rows of one file may come from several runs.
+    if (phase === 'swesynth') record[phase].measuredWith = { commit: results.swesynth.commit.slice(0, 7), loadAverage: startLoad };
     save();
     console.error(`[${phase}] ${entry.repo}: ${outcomeOf(record)}`);
   }
