@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { OPERATORS } from '../../mutators/registry.js';
 import { UserError } from '../common/errors.js';
+import { DEFAULT_FORMATS, FORMAT_NAMES } from '../dataset/formats/index.js';
 import { DEFAULT_BASE_IMAGE } from '../sandbox/images.js';
 import { DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from '../scheduling/bullmq.js';
 import { llmConfigFromEnv } from '../statements/llm-writer.js';
@@ -316,6 +317,14 @@ export const OPTIONS = {
     description: 'train/test split by a hash of the instance id or of the repository',
   }),
   testShare: option({ type: share, default: 0.2, flag: '--test-share <share>', config: true, description: 'share of the test split' }),
+  formats: option({
+    type: z.array(z.enum(FORMAT_NAMES, `expected export formats among ${FORMAT_NAMES.join(', ')}`)),
+    default: DEFAULT_FORMATS,
+    shownDefault: `${DEFAULT_FORMATS.join(',')}: every format that needs no Docker engine`,
+    flag: '--formats <names>',
+    config: true,
+    description: `comma-separated export formats (${FORMAT_NAMES.join(', ')}); swe-bench is always written`,
+  }),
   out: option({ type: z.string().min(1), default: 'out', flag: '--out <dir>', config: true, description: 'output folder for datasets' }),
   progress: option({
     type: z.boolean(),
@@ -477,6 +486,7 @@ export function runOptionsFrom(values: OptionValues, dataset: string) {
     visibleTests: values.visibleTests,
     split: values.split,
     testShare: values.testShare,
+    formats: values.formats,
     docker: dockerOf(values),
     combine: values.combine,
     baselineRuns: values.baselineRuns,

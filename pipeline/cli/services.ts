@@ -79,6 +79,8 @@ export async function exportFromRuns(targets: readonly string[], options: Resolv
       version: first.datasetVersion,
       split: first.split,
       testShare: first.testShare,
+      formats: first.formats,
+      limits: first.docker.limits,
       selfCheck: selfCheckOf(runs),
     });
   } finally {

@@ -11,8 +11,8 @@ const DETERMINISTIC = {
   GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
 };
 
-export async function git(cwd: string, args: string[]): Promise<string> {
-  const result = await execa('git', args, { cwd, reject: false, env: DETERMINISTIC });
+export async function git(cwd: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<string> {
+  const result = await execa('git', args, { cwd, reject: false, env: { ...DETERMINISTIC, ...options.env }, input: options.input });
   if (result.exitCode !== 0) throw new UserError(`git ${args.join(' ')} failed in ${cwd}: ${result.stderr.trim() || result.stdout.trim()}`);
   return result.stdout.trim();
 }

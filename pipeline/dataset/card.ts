@@ -1,4 +1,5 @@
 import { GENERATOR } from '../common/version.js';
+import type { ExportFormat } from './formats/types.js';
 import type { DatasetRepo, StatementProvenance } from './instance.js';
 
 export interface CardFacts {
@@ -10,6 +11,8 @@ export interface CardFacts {
   operators: Array<{ operator: string; validated: number; kept: number }>;
   /** Per repository, who wrote the problem statements. */
   statements: StatementProvenance[];
+  /** The formats written: the card lists their files and their configs for dataset hubs. */
+  formats: readonly Pick<ExportFormat, 'card'>[];
 }
 
 /** Who wrote the statements: the templates per style, and each language model with its endpoint and temperature. */
@@ -33,13 +36,14 @@ function sizeCategory(count: number): string {
 
 /**
  * The dataset card: front matter that dataset hubs read (splits as data files, size, tags), then
- * what the tasks are, where they come from and how to use them.
+ * what the tasks are, where they come from and how to use them, file by file of the formats written.
  */
 export function datasetCard(facts: CardFacts): string {
   const rows = facts.operators.map(
     (row) =>
       `| ${row.operator} | ${row.validated} | ${row.kept} | ${row.validated === 0 ? '—' : `${((row.kept / row.validated) * 100).toFixed(1)}%`} |`,
   );
+  const configs = facts.formats.flatMap((format) => format.card.configs ?? []);
   return [
     '---',
     `pretty_name: ${JSON.stringify(`${facts.dataset} ${facts.version}`)}`,
@@ -52,19 +56,7 @@ export function datasetCard(facts: CardFacts): string {
     '- swe-bench',
     'size_categories:',
     `- ${sizeCategory(facts.instances)}`,
-    'configs:',
-    '- config_name: default',
-    '  data_files:',
-    '  - split: train',
-    '    path: data/train.jsonl',
-    '  - split: test',
-    '    path: data/test.jsonl',
-    '- config_name: finetune',
-    '  data_files:',
-    '  - split: train',
-    '    path: finetune/train.jsonl',
-    '  - split: test',
-    '    path: finetune/test.jsonl',
+    ...(configs.length > 0 ? ['configs:', ...configs] : []),
     '---',
     '',
     `# ${facts.dataset} ${facts.version}`,
@@ -86,13 +78,7 @@ export function datasetCard(facts: CardFacts): string {
     '',
     '## Files',
     '',
-    '- `instances.jsonl` and `data/<split>.jsonl`: SWE-bench fields (`instance_id`, `repo`, `base_commit`, `patch`,',
-    '  `test_patch`, `problem_statement`, `FAIL_TO_PASS`, `PASS_TO_PASS`, `image_name`, ...) plus `bug_patch`, `mutation`,',
-    '  `title`, `runner` and `statement` (who wrote the problem statement). The task starts from `base_commit` with',
-    '  `bug_patch` applied and the test files that `test_patch` restores removed.',
-    '- `finetune/<split>.jsonl`: `{"messages": [...]}` rows (system, the issue with the files it concerns, the fix).',
-    '- `tasks/<id>/`: `prompt.txt`, `setup.sh` (makes the working tree, one commit, no answer in it) and `check.sh`',
-    '  (grades it); the answer key (fix, test patch, test lists) is in `oracle/<id>/`, which setup.sh never reads.',
+    ...facts.formats.flatMap((format) => format.card.files),
     '- `manifest.json`: generator, configuration, repositories with their profiles, counts, yield, the self-check',
     '  and the sha256 of every file. `swesynth dataset verify <folder>` checks them;',
     '  `swesynth eval --dataset <folder> --predictions <file>` grades SWE-bench predictions;',

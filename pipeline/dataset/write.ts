@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../common/errors.js';
 import { ownedFolder, removeOrphans } from '../common/process-alive.js';
 import { GENERATOR } from '../common/version.js';
 import { datasetCard } from './card.js';
-import { finetuneRow, harnessFiles, type ContextFile } from './formats.js';
+import { formatsFor } from './formats/index.js';
+import type { ContextFile, FormatInput, FormatRepo } from './formats/types.js';
 import type { DatasetRepo, Instance, StatementProvenance } from './instance.js';
-import { SPLITS, splitOf, type SplitRule } from './splits.js';
+import type { Manifest } from './manifest.js';
+import { SPLITS, splitOf, type Split, type SplitRule } from './splits.js';
 import type { SelfCheck } from '../store/summaries.js';
 
 const STAGING = '.partial';
@@ -18,6 +21,8 @@ export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[\w.-]+)?$/;
 /** What one run contributes to a dataset. */
 export interface DatasetSource {
   repo: DatasetRepo;
+  /** A git repository holding the repository's base commit (the run's workspace). */
+  gitDir: string;
   instances: Instance[];
   /** Per instance id, the files the bug is in, as the agent finds them. */
   context: Map<string, ContextFile[]>;
@@ -34,17 +39,19 @@ export interface DatasetOptions {
   version: string | null;
   split: SplitRule;
   testShare: number;
+  /** The export formats to write (see formats/index.ts); swe-bench always. */
+  formats: readonly string[];
+  /** The container limits that formats describing a container state. */
+  limits: { cpus: number; memoryBytes: number };
   /** The manifest's created_at; an export that was killed after writing finds its version by it. */
   createdAt?: string;
   /** Grades every task three ways before anything is written; a dataset that fails it is not written. */
   selfCheck(instances: Instance[]): Promise<SelfCheck>;
 }
 
-function sha256(text: string): string {
+function sha256(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
-
-const jsonLines = (rows: readonly unknown[]) => rows.map((row) => JSON.stringify(row)).join('\n') + (rows.length > 0 ? '\n' : '');
 
 /** The next minor version after the highest one written (1.0.0 for a new dataset). */
 async function nextVersion(datasetDir: string): Promise<string> {
@@ -59,10 +66,10 @@ async function nextVersion(datasetDir: string): Promise<string> {
 }
 
 /**
- * Writes a new, immutable dataset version, out/<dataset>/<semver>/: SWE-bench JSONL (all and per
- * split), fine-tuning rows, harness task folders with their answer key beside them, a card and a
- * manifest with the sha256 of every file. The self-check runs first; the files are written to a
- * hidden folder and renamed into place, so a version exists whole or not at all.
+ * Writes a new, immutable dataset version, out/<dataset>/<semver>/: the files of each export
+ * format chosen (formats/index.ts), a card and a manifest with the sha256 of every file. The
+ * self-check runs first; the files are written to a hidden folder and renamed into place, so a
+ * version exists whole or not at all.
  */
 export async function writeDataset(
   sources: readonly DatasetSource[],
@@ -85,8 +92,8 @@ export async function writeDataset(
   };
   refuseExisting();
 
-  const instances = sources.flatMap((source) => source.instances);
-  const selfCheck = await options.selfCheck(instances);
+  const formats = formatsFor(options.formats);
+  const selfCheck = await options.selfCheck(sources.flatMap((source) => source.instances));
   const { gold, empty, bug } = selfCheck;
   if (gold.resolved !== gold.total || empty.resolved !== 0 || bug.resolved !== 0) {
     throw new UserError(
@@ -95,19 +102,33 @@ export async function writeDataset(
     );
   }
 
-  const context = new Map(sources.flatMap((source) => [...source.context]));
-  const reposByName = new Map(sources.map((source) => [source.repo.name, source.repo]));
-  const bySplit = Object.fromEntries(
-    SPLITS.map((split) => [split, instances.filter((instance) => splitOf(instance, options.split, options.testShare) === split)]),
-  );
-  const files: Record<string, string> = { 'instances.jsonl': jsonLines(instances) };
-  for (const split of SPLITS) {
-    files[`data/${split}.jsonl`] = jsonLines(bySplit[split]!);
-    files[`finetune/${split}.jsonl`] = jsonLines(
-      bySplit[split]!.map((instance) => finetuneRow(instance, context.get(instance.instance_id) ?? [])),
-    );
+  const bySplitOf = (all: readonly Instance[]) =>
+    Object.fromEntries(
+      SPLITS.map((split) => [split, all.filter((instance) => splitOf(instance, options.split, options.testShare) === split)]),
+    ) as Record<Split, Instance[]>;
+  const collected = sources.flatMap((source) => source.instances);
+  let input: FormatInput = {
+    instances: collected,
+    bySplit: bySplitOf(collected),
+    context: new Map(sources.flatMap((source) => [...source.context])),
+    repos: new Map(sources.map((source): [string, FormatRepo] => [source.repo.name, { ...source.repo, gitDir: source.gitDir }])),
+    limits: options.limits,
+    workDir: await mkdtemp(join(tmpdir(), 'swesynth-export-')),
+  };
+  const files: Record<string, string | Buffer> = {};
+  try {
+    // A format may set fields of the instances (the bundle sets base_commit) before any format writes them.
+    for (const format of formats) {
+      if (!format.prepare) continue;
+      const prepared = await format.prepare(input);
+      input = { ...input, instances: prepared, bySplit: bySplitOf(prepared) };
+    }
+    for (const format of formats) Object.assign(files, await format.files(input));
+  } finally {
+    await rm(input.workDir, { recursive: true, force: true });
   }
-  for (const instance of instances) Object.assign(files, harnessFiles(instance, reposByName.get(instance.repo)!));
+  const { instances } = input;
+  const splits = Object.fromEntries(SPLITS.map((split) => [split, input.bySplit[split].length]));
   const operators = new Map<string, { operator: string; validated: number; kept: number }>();
   for (const row of sources.flatMap((source) => source.operators)) {
     const total = operators.get(row.operator) ?? { operator: row.operator, validated: 0, kept: 0 };
@@ -115,7 +136,6 @@ export async function writeDataset(
     total.kept += row.kept;
     operators.set(row.operator, total);
   }
-  const splits = Object.fromEntries(SPLITS.map((split) => [split, bySplit[split]!.length]));
   files['README.md'] = datasetCard({
     dataset: options.dataset,
     version,
@@ -124,8 +144,9 @@ export async function writeDataset(
     splits,
     operators: [...operators.values()],
     statements: sources.map((source) => source.statements),
+    formats,
   });
-  const manifest = {
+  const manifest: Manifest = {
     generator: GENERATOR,
     dataset: options.dataset,
     version,
@@ -135,6 +156,7 @@ export async function writeDataset(
     instances: instances.length,
     self_check: selfCheck,
     yield: [...operators.values()].map((row) => ({ ...row, yield: row.validated === 0 ? 0 : row.kept / row.validated })),
+    formats: formats.map((format) => format.name),
     files: Object.fromEntries(
       Object.entries(files).map(([name, text]) => [name, { sha256: sha256(text), bytes: Buffer.byteLength(text) }]),
     ),

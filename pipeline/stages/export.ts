@@ -103,6 +103,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       image: environment.image,
       profile: { ...profile, url: ctx.location },
     },
+    gitDir: environment.workspace,
     instances,
     context,
     settings: {
@@ -234,6 +235,8 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
       version: options.datasetVersion,
       split: options.split,
       testShare: options.testShare,
+      formats: options.formats,
+      limits: options.docker.limits,
       createdAt,
       selfCheck: selfCheckOf([ctx]),
     });

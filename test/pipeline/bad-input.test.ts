@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../pipeline/common/random.js';
+import { DEFAULT_FORMATS } from '../../pipeline/dataset/formats/index.js';
 import { writeDataset } from '../../pipeline/dataset/write.js';
 import { resolveTarget } from '../../pipeline/repo/target.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
@@ -233,6 +234,7 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const repo = { name: profile.name, url: profile.url, commit: 'abc', image: null, profile };
     const source = {
       repo,
+      gitDir: tempDir('git'),
       instances: [],
       context: new Map(),
       settings: {},
@@ -246,6 +248,8 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
       version: null,
       split: 'hash',
       testShare: 0.2,
+      formats: DEFAULT_FORMATS,
+      limits: { cpus: 1, memoryBytes: 2 ** 31 },
       selfCheck: async () => ({ gold: graded, empty: graded, bug: graded }),
     });
     expect((await swesynth(['dataset', 'verify', path])).exitCode).toBe(0);

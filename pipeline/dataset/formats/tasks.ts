@@ -1,39 +1,17 @@
-import type { DatasetRepo, Instance } from './instance.js';
-import { testIdsOf } from './instance.js';
-import { hiddenTestFiles } from './task-tree.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatasetRepo, Instance } from '../instance.js';
+import { testIdsOf } from '../instance.js';
+import { hiddenTestFiles } from '../task-tree.js';
+import type { ExportFormat } from './types.js';
 
-/** A file of the task's repository as the agent finds it: with the bug in. */
-export interface ContextFile {
-  path: string;
-  text: string;
-}
-
-const SYSTEM_PROMPT =
-  'You are a software engineer. You are given a bug report for a JavaScript or TypeScript repository and the files it concerns. Reply with a unified diff (git format) that fixes the bug; change no test.';
-
-function userPrompt(instance: Instance, context: readonly ContextFile[]): string {
-  const files = context.map((file) => `--- ${file.path}\n\`\`\`\n${file.text}\`\`\``).join('\n\n');
-  return `Repository: ${instance.repo} (version ${instance.version})\n\nIssue: ${instance.title}\n\n${instance.problem_statement}\n\nFiles:\n\n${files}`;
-}
-
-/** A chat-format training row, as TRL's SFTTrainer and Axolotl's chat_template datasets read it. */
-export function finetuneRow(instance: Instance, context: readonly ContextFile[]): { messages: Array<{ role: string; content: string }> } {
-  return {
-    messages: [
-      { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'user', content: userPrompt(instance, context) },
-      { role: 'assistant', content: instance.patch },
-    ],
-  };
-}
-
-const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+export const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /**
  * The files of a harness task folder, tasks/<id>/, and of its answer key, oracle/<id>/. setup.sh
  * makes the working tree from the repository alone and never reads oracle/; check.sh grades it.
  */
-export function harnessFiles(instance: Instance, repo: DatasetRepo): Record<string, string> {
+function harnessFiles(instance: Instance, repo: DatasetRepo): Record<string, string> {
   const id = instance.instance_id;
   const hidden = hiddenTestFiles(instance.test_patch);
   const fetchCode = repo.profile.commit
@@ -82,3 +60,23 @@ export function harnessFiles(instance: Instance, repo: DatasetRepo): Record<stri
     [`oracle/${id}/tests.json`]: `${JSON.stringify({ FAIL_TO_PASS: testIdsOf(instance.FAIL_TO_PASS), PASS_TO_PASS: testIdsOf(instance.PASS_TO_PASS) }, null, 2)}\n`,
   };
 }
+
+/** tasks/<id>/ (prompt, setup.sh, check.sh) and the answer key beside them, oracle/<id>/. */
+export const tasks: ExportFormat = {
+  name: 'tasks',
+  description: 'tasks/<id>/ harness folders (setup.sh, check.sh) with their answer key in oracle/<id>/',
+  requires: [],
+  needsDocker: false,
+  files: async ({ instances, repos }) =>
+    Object.assign({}, ...instances.map((instance) => harnessFiles(instance, repos.get(instance.repo)!))) as Record<string, string>,
+  verify: ({ dir, instances }) =>
+    instances
+      .filter((instance) => !existsSync(join(dir, 'tasks', instance.instance_id, 'setup.sh')))
+      .map((instance) => `${instance.instance_id} has no harness task folder`),
+  card: {
+    files: [
+      '- `tasks/<id>/`: `prompt.txt`, `setup.sh` (makes the working tree, one commit, no answer in it) and `check.sh`',
+      '  (grades it); the answer key (fix, test patch, test lists) is in `oracle/<id>/`, which setup.sh never reads.',
+    ],
+  },
+};

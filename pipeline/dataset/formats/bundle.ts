@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { git } from '../../common/git.js';
+import type { Instance } from '../instance.js';
+import { hiddenTestFiles } from '../task-tree.js';
+import type { ExportFormat, FormatInput } from './types.js';
+
+/** The branch of a task in its repository's bundle: named after the instance. */
+export const taskRef = (instanceId: string) => `refs/heads/${instanceId}`;
+export const bundleFile = (repo: string) => `repos/${repo.replace('/', '__')}.bundle`;
+/** One thread packs the same objects into the same bytes, so that an export is reproducible. */
+const PACK = ['-c', 'pack.threads=1'];
+
+/**
+ * Per repository, a scratch git repository that borrows the objects of the run's workspace
+ * (no copy) and holds one root commit per task: the base tree with the bug in and the hidden
+ * test files out. Made with a temporary index and no working tree, so a task costs a few git
+ * calls and shares every unchanged blob with the clean tree.
+ */
+async function makeTaskCommits(input: FormatInput): Promise<{ dirs: Map<string, string>; commits: Map<string, string> }> {
+  const dirs = new Map<string, string>();
+  const commits = new Map<string, string>();
+  for (const name of new Set(input.instances.map((instance) => instance.repo))) {
+    const repo = input.repos.get(name)!;
+    const dir = join(input.workDir, 'task-commits', name.replace('/', '__'));
+    await mkdir(dir, { recursive: true });
+    await git(dir, ['init', '--quiet']);
+    const objects = await git(repo.gitDir, ['rev-parse', '--git-path', 'objects']);
+    await writeFile(join(dir, '.git', 'objects', 'info', 'alternates'), `${isAbsolute(objects) ? objects : join(repo.gitDir, objects)}\n`);
+    dirs.set(name, dir);
+  }
+  for (const [index, instance] of input.instances.entries()) {
+    const repo = input.repos.get(instance.repo)!;
+    const dir = dirs.get(instance.repo)!;
+    const env = { GIT_INDEX_FILE: join(input.workDir, 'task-commits', `index-${index}`) };
+    await git(dir, ['read-tree', repo.commit], { env });
+    await git(dir, ['apply', '--cached', '--whitespace=nowarn', '-'], { env, input: instance.bug_patch });
+    const hidden = hiddenTestFiles(instance.test_patch);
+    if (hidden.length > 0) await git(dir, ['update-index', '--force-remove', '--', ...hidden], { env });
+    const tree = await git(dir, ['write-tree'], { env });
+    // No parent: the clean code is not one `git diff HEAD~1` away.
+    const commit = await git(dir, ['commit-tree', tree, '-m', `Task ${instance.instance_id}`]);
+    await git(dir, ['update-ref', taskRef(instance.instance_id), commit]);
+    commits.set(instance.instance_id, commit);
+  }
+  return { dirs, commits };
+}
+
+const made = new WeakMap<FormatInput, ReturnType<typeof makeTaskCommits>>();
+/** The task commits of an export, made once for every format that needs them. */
+export function taskCommits(input: FormatInput): ReturnType<typeof makeTaskCommits> {
+  if (!made.has(input)) made.set(input, makeTaskCommits(input));
+  return made.get(input)!;
+}
+
+/** A bundle of the given tasks' branches of a repository (with them, every object they need). */
+export async function bundleOf(input: FormatInput, repo: string, instanceIds: readonly string[]): Promise<Buffer> {
+  const dir = (await taskCommits(input)).dirs.get(repo)!;
+  const file = join(input.workDir, `bundle-${instanceIds.length === 1 ? instanceIds[0] : repo.replace('/', '__')}`);
+  await git(dir, [...PACK, 'bundle', 'create', '--quiet', file, '--stdin'], { input: `${instanceIds.map(taskRef).join('\n')}\n` });
+  return readFile(file);
+}
+
+/** The refs a bundle holds, by name. */
+function headsOf(file: string): Map<string, string> {
+  const listed = execFileSync('git', ['bundle', 'list-heads', file], { encoding: 'utf8' });
+  return new Map(listed.split('\n').flatMap((line) => (line.trim() === '' ? [] : [line.split(' ').reverse() as [string, string]])));
+}
+
+/**
+ * repos/<owner>__<name>.bundle: per repository, one branch per task (named after the instance)
+ * whose single commit is the task as the agent starts it; that commit is the instance's base_commit.
+ */
+export const bundle: ExportFormat = {
+  name: 'bundle',
+  description: 'repos/<owner>__<name>.bundle, a git bundle with one root commit per task, which becomes its base_commit',
+  requires: [],
+  needsDocker: false,
+  async prepare(input) {
+    const { commits } = await taskCommits(input);
+    return input.instances.map((instance): Instance => ({ ...instance, base_commit: commits.get(instance.instance_id)! }));
+  },
+  async files(input) {
+    const files: Record<string, Buffer> = {};
+    for (const repo of input.repos.keys()) {
+      const ids = input.instances.filter((instance) => instance.repo === repo).map((instance) => instance.instance_id);
+      if (ids.length > 0) files[bundleFile(repo)] = await bundleOf(input, repo, ids);
+    }
+    return files;
+  },
+  verify({ dir, instances }) {
+    const problems: string[] = [];
+    const heads = new Map<string, Map<string, string>>();
+    for (const instance of instances) {
+      const file = join(dir, bundleFile(instance.repo));
+      if (!existsSync(file)) {
+        problems.push(`${instance.instance_id}: ${bundleFile(instance.repo)} is missing`);
+        continue;
+      }
+      if (!heads.has(file)) heads.set(file, headsOf(file));
+      const head = heads.get(file)!.get(taskRef(instance.instance_id));
+      if (head !== instance.base_commit)
+        problems.push(`${instance.instance_id}: its base_commit is not the branch ${instance.instance_id} of ${bundleFile(instance.repo)}`);
+    }
+    return problems;
+  },
+  card: {
+    files: [
+      '- `repos/<owner>__<name>.bundle`: a git bundle per repository with one branch per task, named after the instance,',
+      '  whose single commit (no parent) is `base_commit`: the code with the bug in and the hidden tests removed.',
+      '  `git clone repos/<owner>__<name>.bundle repo && git -C repo checkout <base_commit>` gives what the agent starts from.',
+    ],
+  },
+};
