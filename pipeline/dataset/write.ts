@@ -23,6 +23,8 @@ export interface DatasetSource {
   repo: DatasetRepo;
   /** A git repository holding the repository's base commit (the run's workspace). */
   gitDir: string;
+  /** The longest a test run may take, as the baseline set it. */
+  testTimeoutMs: number;
   instances: Instance[];
   /** Per instance id, the files the bug is in, as the agent finds them. */
   context: Map<string, ContextFile[]>;
@@ -111,7 +113,12 @@ export async function writeDataset(
     instances: collected,
     bySplit: bySplitOf(collected),
     context: new Map(sources.flatMap((source) => [...source.context])),
-    repos: new Map(sources.map((source): [string, FormatRepo] => [source.repo.name, { ...source.repo, gitDir: source.gitDir }])),
+    repos: new Map(
+      sources.map((source): [string, FormatRepo] => [
+        source.repo.name,
+        { ...source.repo, gitDir: source.gitDir, testTimeoutMs: source.testTimeoutMs },
+      ]),
+    ),
     limits: options.limits,
     workDir: await mkdtemp(join(tmpdir(), 'swesynth-export-')),
   };

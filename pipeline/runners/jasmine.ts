@@ -32,4 +32,5 @@ export const jasmine: RunnerAdapter = {
     };
   },
   parse: parseJsonLines,
+  reportFormat: 'json-lines',
 };

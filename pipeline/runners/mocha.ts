@@ -40,4 +40,5 @@ export const mocha: RunnerAdapter = {
     };
   },
   parse: parseJsonLines,
+  reportFormat: 'json-lines',
 };

@@ -51,4 +51,5 @@ export const nodeTest: RunnerAdapter = {
     };
   },
   parse: parseJsonLines,
+  reportFormat: 'json-lines',
 };

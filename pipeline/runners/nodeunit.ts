@@ -42,4 +42,5 @@ export const nodeunit: RunnerAdapter = {
     };
   },
   parse: parseJsonLines,
+  reportFormat: 'json-lines',
 };

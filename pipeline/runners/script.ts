@@ -27,4 +27,5 @@ export const script: RunnerAdapter = {
     };
   },
   parse: parseJsonLines,
+  reportFormat: 'json-lines',
 };

@@ -124,6 +124,11 @@ export interface RunnerAdapter {
    * the runner did not finish writing is not complete, and is never read as a verdict.
    */
   parse(report: string, root: string): { results: TestResult[]; complete: boolean };
+  /**
+   * Set when the report is swesynth's JSON lines (one test a line, `{"end":true}` last), which a
+   * task folder's plain-JavaScript grader reads without swesynth (see dataset/formats/harbor.ts).
+   */
+  reportFormat?: 'json-lines';
 }
 
 /** Makes ids unique by numbering repeats in order: `a`, `a #2`, `a #3`. */

@@ -39,4 +39,5 @@ export const uvu: RunnerAdapter = {
     };
   },
   parse: parseJsonLines,
+  reportFormat: 'json-lines',
 };

@@ -104,6 +104,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       profile: { ...profile, url: ctx.location },
     },
     gitDir: environment.workspace,
+    testTimeoutMs: environment.timeoutMs,
     instances,
     context,
     settings: {

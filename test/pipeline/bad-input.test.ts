@@ -235,6 +235,7 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     const source = {
       repo,
       gitDir: tempDir('git'),
+      testTimeoutMs: 10_000,
       instances: [],
       context: new Map(),
       settings: {},

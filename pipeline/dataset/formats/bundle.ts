@@ -64,7 +64,7 @@ export async function bundleOf(input: FormatInput, repo: string, instanceIds: re
 }
 
 /** The refs a bundle holds, by name. */
-function headsOf(file: string): Map<string, string> {
+export function headsOf(file: string): Map<string, string> {
   const listed = execFileSync('git', ['bundle', 'list-heads', file], { encoding: 'utf8' });
   return new Map(listed.split('\n').flatMap((line) => (line.trim() === '' ? [] : [line.split(' ').reverse() as [string, string]])));
 }

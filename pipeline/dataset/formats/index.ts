@@ -1,14 +1,15 @@
 import { UserError } from '../../common/errors.js';
 import { bundle } from './bundle.js';
 import { finetune } from './finetune.js';
+import { harbor } from './harbor.js';
 import { splits } from './splits.js';
 import { sweBench } from './swe-bench.js';
 import { tasks } from './tasks.js';
 import type { ExportFormat } from './types.js';
 
 /** Every export format, in the order they are prepared and written. */
-export const FORMATS: readonly ExportFormat[] = [sweBench, splits, finetune, tasks, bundle];
-export const FORMAT_NAMES = ['swe-bench', 'splits', 'finetune', 'tasks', 'bundle'] as const;
+export const FORMATS: readonly ExportFormat[] = [sweBench, splits, finetune, tasks, bundle, harbor];
+export const FORMAT_NAMES = ['swe-bench', 'splits', 'finetune', 'tasks', 'bundle', 'harbor'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 /** What --formats writes unless told otherwise: every format that needs no Docker engine. */
 export const DEFAULT_FORMATS: FormatName[] = FORMAT_NAMES.filter((name) => !formatNamed(name).needsDocker);

@@ -12,6 +12,8 @@ export interface ContextFile {
 export interface FormatRepo extends DatasetRepo {
   /** A git repository (the run's workspace) holding `commit`. */
   gitDir: string;
+  /** The longest a test run of the repository may take, as the baseline set it. */
+  testTimeoutMs: number;
 }
 
 /** What every format writes from: the instances as the dataset holds them, and where they come from. */

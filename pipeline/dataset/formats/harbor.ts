@@ -1,0 +1,247 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { PACKAGE_ROOT } from '../../common/paths.js';
+import type { RepoProfile } from '../../repo/profile.js';
+import { suiteOfFile, suitesOf, type Suite } from '../../runners/suites.js';
+import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES } from '../../sandbox/docker.js';
+import { environmentImageName } from '../../sandbox/images.js';
+import type { Toolchain } from '../../sandbox/types.js';
+import { GENERATOR } from '../../common/version.js';
+import { testIdsOf, type Instance } from '../instance.js';
+import { hiddenTestFiles } from '../task-tree.js';
+import { bundleOf, headsOf, taskRef } from './bundle.js';
+import { quote } from './tasks.js';
+import type { ExportFormat, FormatRepo } from './types.js';
+
+/** Where Harbor's verifier finds the reward, and where it puts tests/ and solution/ in the container. */
+const REWARD_FILE = '/logs/verifier/reward.txt';
+const GRADER = join(PACKAGE_ROOT, 'pipeline', 'dataset', 'formats', 'harbor-grade.mjs');
+const STORAGE_MB = 10_240;
+/** The runner as the environment image runs it: its Node.js first on the PATH, swesynth's reporters in their folder. */
+const CONTAINER_TOOLS: Toolchain = {
+  node: 'node',
+  nodeVersion: null,
+  runnerFile: (name) => posix.join(CONTAINER_RUNNER_FILES, name),
+};
+const FILES = ['instruction.md', 'task.toml', 'environment/Dockerfile', 'environment/task.bundle', 'tests/test.sh', 'solution/solve.sh'];
+
+const fileOf = (testId: string) => testId.slice(0, testId.indexOf('::'));
+const testFilesOf = (instance: Instance) =>
+  [...new Set([...testIdsOf(instance.FAIL_TO_PASS), ...testIdsOf(instance.PASS_TO_PASS)].map(fileOf))].sort();
+
+/** The suites that run a task's tests, or null when one of them reports in a form the container's grader cannot read. */
+function gradedSuites(instance: Instance, profile: RepoProfile): Array<{ suite: Suite; files: string[] }> | null {
+  const suites = suitesOf(profile);
+  const files = testFilesOf(instance);
+  const used = suites.filter((suite) => files.some((file) => suiteOfFile(suites, file) === suite));
+  if (used.some((suite) => suite.adapter.reportFormat !== 'json-lines')) return null;
+  const within = (suite: Suite, file: string) => (suite.path === '' ? file : file.slice(suite.path.length + 1));
+  return used.map((suite) => ({
+    suite,
+    files: files.filter((file) => suiteOfFile(suites, file) === suite).map((file) => within(suite, file)),
+  }));
+}
+
+const seconds = (ms: number) => Math.ceil(ms / 60_000) * 60;
+
+function taskToml(instance: Instance, repo: FormatRepo, limits: { cpus: number; memoryBytes: number }): string {
+  const { profile } = repo;
+  const rebuild = profile.buildBeforeTests && profile.build ? profile.timeouts.installMs : 0;
+  // Whole minutes with a floor, so that a baseline measured a little faster or slower writes the same task.
+  const verifier = Math.max(300, seconds(2 * repo.testTimeoutMs + rebuild));
+  const toml = (value: string) => JSON.stringify(value);
+  return [
+    'version = "1.0"',
+    '',
+    '[metadata]',
+    `author_name = ${toml(GENERATOR.name)}`,
+    'category = "debugging"',
+    `tags = ${JSON.stringify(['bug-fixing', 'javascript', instance.runner, instance.mutation.operator])}`,
+    `generator = ${toml(`${GENERATOR.name} ${GENERATOR.version}`)}`,
+    `instance_id = ${toml(instance.instance_id)}`,
+    `repo = ${toml(instance.repo)}`,
+    `operator = ${toml(instance.mutation.operator)}`,
+    `family = ${toml(instance.mutation.family)}`,
+    `sites = ${instance.mutation.sites.length}`,
+    `base_commit = ${toml(instance.base_commit)}`,
+    `environment_setup_commit = ${toml(instance.environment_setup_commit)}`,
+    `environment_image = ${toml(environmentImageName(profile, repo.commit))}`,
+    '',
+    '[verifier]',
+    `timeout_sec = ${verifier.toFixed(1)}`,
+    '',
+    '[agent]',
+    `timeout_sec = ${Math.max(1800, 10 * verifier).toFixed(1)}`,
+    '',
+    '[environment]',
+    `build_timeout_sec = ${Math.max(600, seconds(profile.timeouts.installMs)).toFixed(1)}`,
+    `cpus = ${limits.cpus}`,
+    `memory_mb = ${Math.round(limits.memoryBytes / 2 ** 20)}`,
+    `storage_mb = ${STORAGE_MB}`,
+    'allow_internet = false',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The agent's container: the repository's environment image (installed dependencies, swesynth's
+ * reporters), its code replaced by the task's commit from task.bundle. The image's clean code
+ * and history stay in a lower layer that the container cannot read; the build output is made
+ * again from the code with the bug in.
+ */
+function dockerfile(instance: Instance, repo: FormatRepo): string {
+  const { profile } = repo;
+  return [
+    `# ${instance.instance_id}: the environment image that \`swesynth docker build\` makes from the dataset's manifest,`,
+    '# with the code replaced by the task (the bug in, the hidden tests out, one commit and no other history).',
+    `FROM ${environmentImageName(profile, repo.commit)}`,
+    'COPY task.bundle /tmp/task.bundle',
+    `WORKDIR ${CONTAINER_ROOT}`,
+    [
+      // Every file but the installed dependencies (of a workspace's packages too) goes: the clean code, its build, its history.
+      'RUN find . -name node_modules -prune -o \\( -type f -o -type l \\) -print0 | xargs -0 rm -f &&',
+      "  find . -mindepth 1 -depth -type d -empty ! -path '*/node_modules/*' -delete &&",
+      '  git init --quiet --initial-branch=main &&',
+      `  git fetch --quiet /tmp/task.bundle ${taskRef(instance.instance_id)} &&`,
+      '  git checkout --quiet -B main FETCH_HEAD &&',
+      '  rm -f .git/FETCH_HEAD /tmp/task.bundle &&',
+      '  git reflog expire --expire=now --all &&',
+      // Installed dependencies are not part of the task.
+      '  echo /node_modules >> .git/info/exclude',
+    ].join(' \\\n'),
+    ...(profile.build ? [`RUN ${profile.build}`] : []),
+    '',
+  ].join('\n');
+}
+
+function testScript(instance: Instance, repo: FormatRepo, graded: Array<{ suite: Suite; files: string[] }>, hidden: string[]): string {
+  const { profile } = repo;
+  const runs = graded.map(({ suite, files }, index) => {
+    const command = suite.adapter.command({
+      testFiles: files,
+      only: files,
+      args: suite.args,
+      reportFile: `/tmp/swesynth-report-${index}.jsonl`,
+      timeoutMs: repo.testTimeoutMs,
+      tools: CONTAINER_TOOLS,
+      version: null,
+    });
+    const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
+    return {
+      line: `(cd ${quote(posix.join(CONTAINER_ROOT, suite.path))} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${Math.ceil(repo.testTimeoutMs / 1000)} ${[command.file, ...command.args].map(quote).join(' ')}) || true`,
+      report: `${suite.path}=/tmp/swesynth-report-${index}.jsonl`,
+    };
+  });
+  return [
+    '#!/bin/bash',
+    `# Grades ${instance.instance_id}: brings back the hidden tests, runs the FAIL_TO_PASS and PASS_TO_PASS tests`,
+    `# with the runner swesynth validated them with, and writes 1 (resolved) or 0 to ${REWARD_FILE}.`,
+    'set -u',
+    'here=$(cd "$(dirname "$0")" && pwd)',
+    `mkdir -p ${posix.dirname(REWARD_FILE)}`,
+    `echo 0 > ${REWARD_FILE}`,
+    `cd ${CONTAINER_ROOT}`,
+    // The official tests replace whatever the agent wrote in their place.
+    ...(hidden.length > 0 ? [`cp -R "$here/hidden/." ${CONTAINER_ROOT}/`] : []),
+    ...(profile.buildBeforeTests && profile.build ? [`${profile.build} || exit 0`] : []),
+    'rm -f /tmp/swesynth-report-*.jsonl',
+    ...runs.map((run) => run.line),
+    `node "$here/grade.mjs" "$here/tests.json" ${REWARD_FILE} ${runs.map((run) => quote(run.report)).join(' ')}`,
+    '',
+  ].join('\n');
+}
+
+const solveScript = (instance: Instance) =>
+  [
+    '#!/bin/bash',
+    `# The reference solution of ${instance.instance_id}: applies the fix.`,
+    'set -eu',
+    `cd ${CONTAINER_ROOT}`,
+    "git apply --whitespace=nowarn <<'SWESYNTH_FIX'",
+    // Exactly the patch: a context line can be a lone space, which trimming would cut.
+    instance.patch.replace(/\n$/, ''),
+    'SWESYNTH_FIX',
+    '',
+  ].join('\n');
+
+const instruction = (instance: Instance) =>
+  [
+    `# ${instance.title}`,
+    '',
+    instance.problem_statement.trim(),
+    '',
+    '---',
+    '',
+    `The repository is in \`${CONTAINER_ROOT}\`, its dependencies installed. Change its code so that the problem above is fixed;`,
+    'do not change the tests.',
+    '',
+  ].join('\n');
+
+/**
+ * harbor/<id>/: a task folder in Harbor's format (instruction.md, task.toml, environment/,
+ * tests/test.sh writing the reward, solution/solve.sh). Only environment/ reaches the agent's
+ * container, and it holds the task's commit alone; tests/ and solution/ come in after the agent.
+ * A task whose runner reports in a form the container cannot grade without swesynth gets no folder.
+ */
+export const harbor: ExportFormat = {
+  name: 'harbor',
+  description: 'harbor/<id>/ task folders in the Harbor format (instruction, task.toml, environment, tests, solution)',
+  requires: ['bundle'],
+  needsDocker: false,
+  async files(input) {
+    const files: Record<string, string | Buffer> = {};
+    const grader = readFileSync(GRADER, 'utf8');
+    for (const instance of input.instances) {
+      const repo = input.repos.get(instance.repo)!;
+      const graded = gradedSuites(instance, repo.profile);
+      if (!graded) continue;
+      const id = instance.instance_id;
+      const hidden = hiddenTestFiles(instance.test_patch);
+      Object.assign(files, {
+        [`harbor/${id}/instruction.md`]: instruction(instance),
+        [`harbor/${id}/task.toml`]: taskToml(instance, repo, input.limits),
+        [`harbor/${id}/environment/Dockerfile`]: dockerfile(instance, repo),
+        [`harbor/${id}/environment/task.bundle`]: await bundleOf(input, instance.repo, [id]),
+        [`harbor/${id}/tests/test.sh`]: testScript(instance, repo, graded, hidden),
+        [`harbor/${id}/tests/grade.mjs`]: grader,
+        [`harbor/${id}/tests/tests.json`]: `${JSON.stringify({ FAIL_TO_PASS: testIdsOf(instance.FAIL_TO_PASS), PASS_TO_PASS: testIdsOf(instance.PASS_TO_PASS) }, null, 2)}\n`,
+        [`harbor/${id}/solution/solve.sh`]: solveScript(instance),
+      });
+      for (const file of hidden)
+        files[`harbor/${id}/tests/hidden/${file}`] = execFileSync('git', ['show', `${repo.commit}:${file}`], { cwd: repo.gitDir });
+    }
+    return files;
+  },
+  verify({ dir, manifest, instances }) {
+    const problems: string[] = [];
+    for (const instance of instances) {
+      const id = instance.instance_id;
+      const folder = join(dir, 'harbor', id);
+      const profile = manifest.repos.find((repo) => repo.name === instance.repo)?.profile;
+      if (!existsSync(folder)) {
+        if (profile && gradedSuites(instance, profile)) problems.push(`${id} has no Harbor task folder`);
+        continue;
+      }
+      for (const file of FILES) if (!existsSync(join(folder, file))) problems.push(`harbor/${id}/${file} is missing`);
+      const environment = readdirSync(join(folder, 'environment')).sort();
+      if (environment.join(',') !== 'Dockerfile,task.bundle')
+        problems.push(`harbor/${id}/environment/ holds more than its Dockerfile and task.bundle: ${environment.join(', ')}`);
+      else if (headsOf(join(folder, 'environment', 'task.bundle')).get(taskRef(id)) !== instance.base_commit)
+        problems.push(`harbor/${id}/environment/task.bundle does not hold the task's base_commit`);
+      const toml = existsSync(join(folder, 'task.toml')) ? readFileSync(join(folder, 'task.toml'), 'utf8') : '';
+      for (const field of ['version', '[verifier]', '[agent]', '[environment]', 'allow_internet = false'])
+        if (!toml.includes(field)) problems.push(`harbor/${id}/task.toml has no ${field}`);
+    }
+    return problems;
+  },
+  card: {
+    files: [
+      '- `harbor/<id>/`: task folders in the Harbor format: `instruction.md`, `task.toml` (provenance, timeouts from the',
+      "  baseline, resources, no internet), `environment/` (a Dockerfile and the task's commit; the agent's container),",
+      '  `tests/test.sh` (restores the hidden tests, runs FAIL_TO_PASS and PASS_TO_PASS, writes /logs/verifier/reward.txt)',
+      "  and `solution/solve.sh` (the fix). The Dockerfile starts FROM the repository's environment image: build it first",
+      '  with `swesynth docker build <dataset folder>`, which makes it from the profile in the manifest.',
+    ],
+  },
+};
