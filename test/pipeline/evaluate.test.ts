@@ -13,6 +13,7 @@ import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 const example = join(ROOT, 'repos', 'example');
 const quiet = { info: () => undefined, warn: () => undefined };
 let dataset: ReturnType<typeof loadDataset>;
+let datasetDir: string;
 let workspace: string;
 
 const testFileOf = (id: string) => id.slice(0, id.indexOf('::'));
@@ -70,7 +71,8 @@ describe('evaluating predictions on the bundled example', () => {
     const exported = (JSON.parse(result.stdout) as { stages: Array<{ stage: string; path?: string }> }).stages.find(
       (stage) => stage.stage === 'export',
     )!;
-    dataset = loadDataset(exported.path!);
+    datasetDir = exported.path!;
+    dataset = loadDataset(datasetDir);
     workspace = join(tempDir('eval-workspace'), 'workspace');
     // The clean workspace reproduces the dataset's base commit.
     expect(await preparedWorkspace({ location: example, profile: dataset.profileOf('swesynth/example'), log: quiet }, workspace)).toBe(
@@ -125,6 +127,34 @@ describe('evaluating predictions on the bundled example', () => {
       heads.add(await gitOut(dir, ['rev-parse', 'HEAD']));
     }
     expect(heads.size).toBe(dataset.instances.length);
+  });
+
+  it("bundles one root commit per task: checked out, base_commit is exactly the tree the task folder's setup makes", async () => {
+    const clone = join(tempDir('bundle'), 'clone');
+    await execa('git', ['clone', '--quiet', join(datasetDir, 'repos', 'swesynth__example.bundle'), clone], { reject: false });
+    const clean = dataset.repos[0]!.commit;
+    const blobs = (listing: string) => new Map(listing.split('\n').map((line) => [line.split('\t')[1]!, line.split('\t')[0]!]));
+    const cleanBlobs = blobs(await gitOut(workspace, ['ls-tree', '-r', clean]));
+    expect((await execa('git', ['cat-file', '-e', clean], { cwd: clone, reject: false })).exitCode).not.toBe(0);
+    for (const instance of dataset.instances) {
+      expect(instance.environment_setup_commit).toBe(clean);
+      expect(await gitOut(clone, ['rev-parse', `origin/${instance.instance_id}`])).toBe(instance.base_commit);
+      await execa('git', ['checkout', '--quiet', '--detach', instance.base_commit], { cwd: clone });
+      // A root commit: the clean code is not one `git diff HEAD~1` away.
+      expect(await gitOut(clone, ['rev-list', '--parents', '-n', '1', 'HEAD'])).toBe(instance.base_commit);
+      const setup = join(tempDir('setup'), 'workspace');
+      await execa('sh', [join(datasetDir, 'tasks', instance.instance_id, 'setup.sh'), setup]);
+      expect(await gitOut(clone, ['rev-parse', 'HEAD^{tree}']), instance.instance_id).toBe(
+        await gitOut(setup, ['rev-parse', 'HEAD^{tree}']),
+      );
+      for (const file of hiddenTestFiles(instance.test_patch)) expect(existsSync(join(clone, file)), file).toBe(false);
+      // Nothing else of the clean code: the tree differs from it in the bug and the hidden tests only.
+      const task = blobs(await gitOut(clone, ['ls-tree', '-r', 'HEAD']));
+      const paths = [...new Set([...task.keys(), ...cleanBlobs.keys()])];
+      expect(paths.filter((path) => task.get(path) !== cleanBlobs.get(path)).sort()).toEqual(
+        [...new Set([...instance.mutation.sites.map((site) => site.file), ...hiddenTestFiles(instance.test_patch)])].sort(),
+      );
+    }
   });
 
   it('resolves every task with its fix, applied strictly', async () => {
