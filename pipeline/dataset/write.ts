@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../common/errors.js';
 import { ownedFolder, removeOrphans } from '../common/process-alive.js';
@@ -120,8 +119,12 @@ export async function writeDataset(
       ]),
     ),
     limits: options.limits,
-    workDir: await mkdtemp(join(tmpdir(), 'swesynth-export-')),
+    workDir: ownedFolder(datasetDir, STAGING, `${version}-work`),
   };
+  await mkdir(datasetDir, { recursive: true });
+  // What a killed export was writing: never a version, since it was never renamed into place.
+  await removeOrphans(datasetDir, STAGING);
+  await mkdir(input.workDir, { recursive: true });
   const files: Record<string, string | Buffer> = {};
   try {
     // A format may set fields of the instances (the bundle sets base_commit) before any format writes them.
@@ -170,9 +173,6 @@ export async function writeDataset(
   };
   files['manifest.json'] = `${JSON.stringify(manifest, null, 2)}\n`;
 
-  await mkdir(datasetDir, { recursive: true });
-  // What a killed export was writing: never a version, since it was never renamed into place.
-  await removeOrphans(datasetDir, STAGING);
   const staging = ownedFolder(datasetDir, STAGING, version);
   try {
     for (const [name, text] of Object.entries(files)) {
