@@ -17,7 +17,7 @@ import type { StageName } from '../store/run-store.js';
 import { connectEngine, pruneContainers } from '../sandbox/docker.js';
 import { runWorker } from '../scheduling/bullmq.js';
 import { buildImageFromProfile } from '../sandbox/workspace.js';
-import { collectStats, evaluateDataset, exportFromRuns, sourcesOf } from './services.js';
+import { buildTaskImages, collectStats, evaluateDataset, exportFromRuns, sourcesOf } from './services.js';
 import { diffDatasets, verifyDataset } from '../dataset/read.js';
 import { statsHtml } from '../dataset/stats-html.js';
 import { funnelTable, historyLine, repoTable, statsOf } from '../dataset/stats.js';
@@ -379,23 +379,28 @@ Examples:
     );
 
   const docker = program.command('docker').description("the Docker sandbox's images and containers");
-  addOptions(docker.command('build'), ['baseImage'])
-    .description('build the environment image of a repository from its profile alone, or of every repository of a dataset')
+  addOptions(docker.command('build'), ['baseImage', 'dockerMemory', 'dockerCpus'])
+    .description(
+      "build the environment image of a repository from its profile alone, or of every repository of a dataset (with --tasks, each task's image too)",
+    )
     .argument('<repo>', 'a repo profile (.json), a repository path, or a dataset folder (its manifest names the profiles)')
+    .option('--tasks', "also build one image per task of the dataset, named as its instance's image_name: the bug in, the hidden tests out")
     .option('--json', 'print the images as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ swesynth docker build repos/acme__widgets.json --base-image node:20-bookworm\n  $ swesynth docker build out/acme__widgets/1.0.0\n',
+      '\nExamples:\n  $ swesynth docker build repos/acme__widgets.json --base-image node:20-bookworm\n  $ swesynth docker build out/acme__widgets/1.0.0 --tasks\n',
     )
-    .action(async (target: string, flags: { json?: boolean }, command: Command) => {
-      const { baseImage } = resolveOptions(command, {}).values;
+    .action(async (target: string, flags: { json?: boolean; tasks?: boolean }, command: Command) => {
+      const { values } = resolveOptions(command, {});
       const images = [];
-      for (const source of sourcesOf(target)) images.push(await buildImageFromProfile(source, baseImage, log.info));
+      for (const source of sourcesOf(target)) images.push(await buildImageFromProfile(source, values.baseImage, log.info));
       for (const image of images)
         log.info(
           `docker build: ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'already up to date'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`,
         );
-      process.stdout.write(flags.json ? `${JSON.stringify(images, null, 2)}\n` : images.map((image) => `${image.name}\n`).join(''));
+      const tasks = flags.tasks ? await buildTaskImages(target, dockerOf(values).limits, log.info) : [];
+      const all = [...images, ...tasks];
+      process.stdout.write(flags.json ? `${JSON.stringify(all, null, 2)}\n` : all.map((image) => `${image.name}\n`).join(''));
     });
   docker
     .command('prune')

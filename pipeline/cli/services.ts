@@ -15,6 +15,9 @@ import { RepoProfile, slugOf } from '../repo/profile.js';
 import { resolveTarget } from '../repo/target.js';
 import { combineStats, statsOf, type Stats } from '../dataset/stats.js';
 import { RunStore } from '../store/run-store.js';
+import { bundleFile } from '../dataset/formats/bundle.js';
+import { connectEngine, type ContainerLimits } from '../sandbox/docker.js';
+import { buildTaskImage } from '../sandbox/task-image.js';
 
 export interface OpenRunOptions {
   target: string;
@@ -152,6 +155,31 @@ export function sourcesOf(target: string): Array<{ profile: RepoProfile; locatio
       throw new UserError(`${manifest} has no usable profile for a repository`, 'export the dataset again with this version of swesynth');
     return { profile: parsed.data, location: parsed.data.url };
   });
+}
+
+/** The image of every task of a dataset, on its repository's environment image (which must be built). */
+export async function buildTaskImages(dir: string, limits: ContainerLimits, log: (line: string) => void) {
+  if (!existsSync(join(dir, 'manifest.json')))
+    throw new UserError(`--tasks needs a dataset folder, and ${dir} is none`, 'name a folder that `swesynth export` wrote');
+  const { instances, repos } = loadDataset(dir);
+  const docker = await connectEngine();
+  const images = [];
+  for (const instance of instances) {
+    const repo = repos.find((candidate) => candidate.name === instance.repo)!;
+    const bundle = join(dir, bundleFile(instance.repo));
+    if (!existsSync(bundle))
+      throw new UserError(`${dir} has no ${bundleFile(instance.repo)} to make task images from`, 'export it again with the bundle format');
+    const image = await buildTaskImage(docker, {
+      instanceId: instance.instance_id,
+      profile: repo.profile,
+      commit: repo.commit,
+      bundle: readFileSync(bundle),
+      limits,
+    });
+    log(`docker build: ${image.name} built in ${(image.buildMs / 1000).toFixed(1)} s`);
+    images.push({ instance_id: instance.instance_id, ...image });
+  }
+  return images;
 }
 
 /** The stats of runs named by folder or by repo, or of every run under `runsDir`. */

@@ -224,9 +224,18 @@ export class DockerSandbox implements Sandbox {
     return killed;
   }
 
-  async writeFile(path: string, text: string): Promise<void> {
+  async writeFile(path: string, text: string | Buffer): Promise<void> {
     const target = posix.join(CONTAINER_ROOT, path);
-    await unlessInterrupted(this.container.putArchive(tarOf(basename(target), Buffer.from(text, 'utf8')), { path: dirname(target) }));
+    const content = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    await unlessInterrupted(this.container.putArchive(tarOf(basename(target), content), { path: dirname(target) }));
+  }
+
+  /** The container's changes as one layer on its image, tagged `name`, with the image's own command and working folder. */
+  async commit(name: string): Promise<void> {
+    const image = await this.docker.getImage((await this.container.inspect()).Image).inspect();
+    const at = name.lastIndexOf(':');
+    const changes = [`WORKDIR ${CONTAINER_ROOT}`, `CMD ${JSON.stringify(image.Config.Cmd ?? ['bash'])}`];
+    await unlessInterrupted(this.container.commit({ repo: name.slice(0, at), tag: name.slice(at + 1), pause: true, changes }));
   }
 
   readFile(path: string): Promise<string> {

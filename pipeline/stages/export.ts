@@ -13,6 +13,7 @@ import { evaluate, type Prediction } from '../dataset/grading.js';
 import { slugOf, type RepoProfile } from '../repo/profile.js';
 import { suiteOfFile, type Suite, suitesOf } from '../runners/suites.js';
 import { statsOf } from '../dataset/stats.js';
+import { taskImageName } from '../sandbox/task-image.js';
 import { preparedWorkspace } from '../sandbox/workspace.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
@@ -46,8 +47,9 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
     if (verdict?.status !== 'kept' || !statement) continue;
     const { provenance } = candidate;
     const origin = provenance.origin;
+    const instanceId = `${slugOf(profile)}.${provenance.strategy}__${candidate.id}`;
     const instance: Instance = {
-      instance_id: `${slugOf(profile)}.${provenance.strategy}__${candidate.id}`,
+      instance_id: instanceId,
       repo: profile.name,
       base_commit: environment.baseCommit,
       environment_setup_commit: environment.baseCommit,
@@ -59,7 +61,8 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       PASS_TO_PASS: JSON.stringify(verdict.passToPass),
       created_at: createdAt,
       version: environment.repoVersion,
-      image_name: environment.image,
+      // The task's own image, which `swesynth docker build <dataset> --tasks` makes on the environment image.
+      image_name: environment.image ? taskImageName(instanceId, environment.baseCommit) : null,
       bug_patch: candidate.bugPatch,
       mutation: {
         generator: provenance.generator,

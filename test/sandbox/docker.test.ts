@@ -59,7 +59,7 @@ withEngine('the Docker sandbox', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(exported[0].image_name).toMatch(/^swesynth\/swesynth__example:[0-9a-f]{12}$/);
+    expect(exported[0].image_name).toBe(`swesynth/${exported[0].instance_id}:${exported[0].environment_setup_commit.slice(0, 12)}`);
     expect(await swesynthContainers()).toBe(0);
   });
 

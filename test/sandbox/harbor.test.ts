@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../pipeline/dataset/grading.js';
 import type { Instance } from '../../pipeline/dataset/instance.js';
 import { hiddenTestFiles } from '../../pipeline/dataset/task-tree.js';
+import { environmentImageName } from '../../pipeline/sandbox/images.js';
+import { taskImageName } from '../../pipeline/sandbox/task-image.js';
 import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 
 const docker = new Docker();
@@ -188,5 +190,29 @@ withEngine('Harbor task folders, run in Harbor’s trial order', () => {
       expect(await reward(broken, task), instance.instance_id).toBe('0');
     }
     expect(breaking).toBeGreaterThan(0);
+  });
+
+  it('builds one image per task on the environment image, in which the fix passes every FAIL_TO_PASS and PASS_TO_PASS test', async () => {
+    const built = await swesynth(['docker', 'build', datasetDir, '--tasks', '--base-image', BASE_IMAGE, '--json']);
+    expect(built.exitCode, built.stderr).toBe(0);
+    const tasks = (JSON.parse(built.stdout) as Array<{ name: string; instance_id?: string; buildMs: number }>).filter(
+      (image) => image.instance_id,
+    );
+    images.push(...tasks.map((image) => image.name));
+    const clean = loadDataset(datasetDir).repos[0]!.commit;
+    expect(tasks.map((image) => image.name)).toEqual(instances.map((instance) => taskImageName(instance.instance_id, clean)));
+    const environment = await docker.getImage(environmentImageName(loadDataset(datasetDir).repos[0]!.profile, clean)).inspect();
+    for (const instance of instances) {
+      const image = await docker.getImage(taskImageName(instance.instance_id, clean)).inspect();
+      // One thin layer on the environment image.
+      expect(image.RootFS.Layers).toEqual([...(environment.RootFS.Layers ?? []), expect.any(String)]);
+      const container = await startTask(image.Id);
+      expect((await run(container, 'pwd && git rev-parse HEAD')).output.trim().split('\n')).toEqual(['/testbed', instance.base_commit]);
+      const file = instance.mutation.file;
+      expect((await run(container, `cat ${file}`)).output).not.toBe(readFileSync(join(ROOT, 'repos', 'example', file), 'utf8'));
+      const fixed = await run(container, 'git apply -', instance.patch);
+      expect(fixed.exitCode, fixed.output).toBe(0);
+      expect(await reward(container, join(datasetDir, 'harbor', instance.instance_id)), instance.instance_id).toBe('1');
+    }
   });
 });

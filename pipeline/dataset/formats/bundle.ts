@@ -10,6 +10,26 @@ import type { ExportFormat, FormatInput } from './types.js';
 /** The branch of a task in its repository's bundle: named after the instance. */
 export const taskRef = (instanceId: string) => `refs/heads/${instanceId}`;
 export const bundleFile = (repo: string) => `repos/${repo.replace('/', '__')}.bundle`;
+/**
+ * The shell commands that turn an environment image's repository folder (the working folder) into
+ * a task's: every file but the installed dependencies (of a workspace's packages too) goes, the
+ * clean code, its build and its history with it; then the task's branch is checked out of the
+ * bundle as the one commit of a fresh repository, and the bundle removed.
+ */
+export function checkoutTask(bundlePath: string, instanceId: string): string[] {
+  return [
+    'find . -name node_modules -prune -o \\( -type f -o -type l \\) -print0 | xargs -0 rm -f',
+    "find . -mindepth 1 -depth -type d -empty ! -path '*/node_modules/*' -delete",
+    'git init --quiet --initial-branch=main',
+    `git fetch --quiet ${bundlePath} ${taskRef(instanceId)}`,
+    'git checkout --quiet -B main FETCH_HEAD',
+    `rm -f .git/FETCH_HEAD ${bundlePath}`,
+    'git reflog expire --expire=now --all',
+    // Installed dependencies are not part of the task.
+    'echo /node_modules >> .git/info/exclude',
+  ];
+}
+
 /** One thread packs the same objects into the same bytes, so that an export is reproducible. */
 const PACK = ['-c', 'pack.threads=1'];
 

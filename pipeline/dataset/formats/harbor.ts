@@ -10,7 +10,7 @@ import type { Toolchain } from '../../sandbox/types.js';
 import { GENERATOR } from '../../common/version.js';
 import { testIdsOf, type Instance } from '../instance.js';
 import { hiddenTestFiles } from '../task-tree.js';
-import { bundleOf, headsOf, taskRef } from './bundle.js';
+import { bundleOf, checkoutTask, headsOf, taskRef } from './bundle.js';
 import { quote } from './tasks.js';
 import type { ExportFormat, FormatRepo } from './types.js';
 
@@ -98,18 +98,7 @@ function dockerfile(instance: Instance, repo: FormatRepo): string {
     `FROM ${environmentImageName(profile, repo.commit)}`,
     'COPY task.bundle /tmp/task.bundle',
     `WORKDIR ${CONTAINER_ROOT}`,
-    [
-      // Every file but the installed dependencies (of a workspace's packages too) goes: the clean code, its build, its history.
-      'RUN find . -name node_modules -prune -o \\( -type f -o -type l \\) -print0 | xargs -0 rm -f &&',
-      "  find . -mindepth 1 -depth -type d -empty ! -path '*/node_modules/*' -delete &&",
-      '  git init --quiet --initial-branch=main &&',
-      `  git fetch --quiet /tmp/task.bundle ${taskRef(instance.instance_id)} &&`,
-      '  git checkout --quiet -B main FETCH_HEAD &&',
-      '  rm -f .git/FETCH_HEAD /tmp/task.bundle &&',
-      '  git reflog expire --expire=now --all &&',
-      // Installed dependencies are not part of the task.
-      '  echo /node_modules >> .git/info/exclude',
-    ].join(' \\\n'),
+    `RUN ${checkoutTask('/tmp/task.bundle', instance.instance_id).join(' && \\\n  ')}`,
     ...(profile.build ? [`RUN ${profile.build}`] : []),
     '',
   ].join('\n');

@@ -27,6 +27,8 @@ export const sweBench: ExportFormat = {
       '  `title`, `runner` and `statement` (who wrote the problem statement). `environment_setup_commit` is the clean',
       '  code; `base_commit` is the task as the agent starts it when the dataset has `repos/` bundles (see below),',
       '  else the clean code, to which the task applies `bug_patch` and from which it removes the files `test_patch` restores.',
+      "  `image_name` (in an export of the Docker sandbox) is the task's own image, its code at `base_commit` on the",
+      "  repository's environment image: `swesynth docker build <dataset folder> --tasks` makes both from the dataset.",
     ],
   },
 };
