@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { UserError } from '../../pipeline/common/errors.js';
 import { evaluate, loadDataset, readPredictions, type EvaluateOptions, type Prediction } from '../../pipeline/dataset/grading.js';
 import { preparedWorkspace } from '../../pipeline/sandbox/workspace.js';
 import { applyPatch, hiddenTestFiles, prepareTaskTree } from '../../pipeline/dataset/task-tree.js';
+import { verifyDataset } from '../../pipeline/dataset/read.js';
 import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 
 const example = join(ROOT, 'repos', 'example');
@@ -155,6 +156,28 @@ describe('evaluating predictions on the bundled example', () => {
         [...new Set([...instance.mutation.sites.map((site) => site.file), ...hiddenTestFiles(instance.test_patch)])].sort(),
       );
     }
+  });
+
+  it('verifies every format a dataset holds, and a dataset from before the formats were chosen', () => {
+    expect(verifyDataset(datasetDir).problems).toEqual([]);
+    const old = join(tempDir('old'), 'dataset');
+    cpSync(datasetDir, old, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(old, 'manifest.json'), 'utf8')) as { formats?: string[]; files: Record<string, unknown> };
+    for (const name of Object.keys(manifest.files)) if (/^(harbor|repos)\//.test(name)) delete manifest.files[name];
+    delete manifest.formats;
+    writeFileSync(join(old, 'manifest.json'), JSON.stringify(manifest));
+    rmSync(join(old, 'harbor'), { recursive: true });
+    rmSync(join(old, 'repos'), { recursive: true });
+    expect(verifyDataset(old).problems).toEqual([]);
+    // With the formats named, what each checks is checked: the bundle and the Harbor folders are missing.
+    writeFileSync(join(old, 'manifest.json'), JSON.stringify({ ...manifest, formats: ['swe-bench', 'bundle', 'harbor'] }));
+    const [first] = dataset.instances as [Instance];
+    expect(verifyDataset(old).problems).toEqual(
+      expect.arrayContaining([
+        `${first.instance_id}: repos/swesynth__example.bundle is missing`,
+        `${first.instance_id} has no Harbor task folder`,
+      ]),
+    );
   });
 
   it('resolves every task with its fix, applied strictly', async () => {
