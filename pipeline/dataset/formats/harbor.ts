@@ -45,11 +45,18 @@ function gradedSuites(instance: Instance, profile: RepoProfile): Array<{ suite: 
 
 const seconds = (ms: number) => Math.ceil(ms / 60_000) * 60;
 
+/**
+ * The verifier's time: twice the baseline's test timeout, and a build if the tests need one, in
+ * whole minutes with a floor, so that a baseline measured a little faster or slower writes the same task.
+ */
+function verifierSeconds({ profile, testTimeoutMs }: FormatRepo): number {
+  const rebuild = profile.buildBeforeTests && profile.build ? profile.timeouts.installMs : 0;
+  return Math.max(300, seconds(2 * testTimeoutMs + rebuild));
+}
+
 function taskToml(instance: Instance, repo: FormatRepo, limits: { cpus: number; memoryBytes: number }): string {
   const { profile } = repo;
-  const rebuild = profile.buildBeforeTests && profile.build ? profile.timeouts.installMs : 0;
-  // Whole minutes with a floor, so that a baseline measured a little faster or slower writes the same task.
-  const verifier = Math.max(300, seconds(2 * repo.testTimeoutMs + rebuild));
+  const verifier = verifierSeconds(repo);
   const toml = (value: string) => JSON.stringify(value);
   return [
     'version = "1.0"',
@@ -106,19 +113,20 @@ function dockerfile(instance: Instance, repo: FormatRepo): string {
 
 function testScript(instance: Instance, repo: FormatRepo, graded: Array<{ suite: Suite; files: string[] }>, hidden: string[]): string {
   const { profile } = repo;
+  const timeoutSeconds = verifierSeconds(repo);
   const runs = graded.map(({ suite, files }, index) => {
     const command = suite.adapter.command({
       testFiles: files,
       only: files,
       args: suite.args,
       reportFile: `/tmp/swesynth-report-${index}.jsonl`,
-      timeoutMs: repo.testTimeoutMs,
+      timeoutMs: timeoutSeconds * 1000,
       tools: CONTAINER_TOOLS,
       version: null,
     });
     const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
     return {
-      line: `(cd ${quote(posix.join(CONTAINER_ROOT, suite.path))} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${Math.ceil(repo.testTimeoutMs / 1000)} ${[command.file, ...command.args].map(quote).join(' ')}) || true`,
+      line: `(cd ${quote(posix.join(CONTAINER_ROOT, suite.path))} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${timeoutSeconds} ${[command.file, ...command.args].map(quote).join(' ')}) || true`,
       report: `${suite.path}=/tmp/swesynth-report-${index}.jsonl`,
     };
   });
