@@ -52,21 +52,70 @@ export async function historyOf(dir: string, what: string): Promise<HistorySourc
   return { dir, base: base.stdout.trim() };
 }
 
+/** A file a commit modified, and where it stands at the base commit. */
+interface ChangedFile {
+  /** The path in the commit. */
+  path: string;
+  /** The path at the base commit, through the renames since; null when the file was deleted since. */
+  atBase: string | null;
+  /** Lines added plus lines removed. */
+  lines: number;
+}
+
 interface Commit {
   hash: string;
   parents: string[];
   date: string;
   author: string;
   message: string;
-  /** Lines added plus lines removed, per path. */
-  changed: Map<string, number>;
+  changed: ChangedFile[];
+}
+
+/** How a commit moved files: a rename (from → to), an addition (null → to) or a deletion (from → null). */
+interface Move {
+  from: string | null;
+  to: string | null;
 }
 
 const RECORD = '\x1e';
 const FIELD = '\x1f';
 
-/** The first-parent history from the base commit back, newest first, with each commit's changed lines per file. */
-async function walk({ dir, base }: HistorySource, depth: number): Promise<Commit[]> {
+/** The moves of each first-parent commit (merges against their first parent), by hash. */
+async function movesOf({ dir, base }: HistorySource, depth: number): Promise<Map<string, Move[]>> {
+  // One log for the whole walk: a diff per commit against the base would cost a rename search each.
+  const log = await gitIn(dir, [
+    'log',
+    '--first-parent',
+    '-M',
+    '--name-status',
+    '-z',
+    `--max-count=${depth}`,
+    `--format=${RECORD}%H`,
+    base,
+  ]);
+  if (log.exitCode !== 0) throw new Error(`git log failed in ${dir}: ${log.stderr.trim()}`);
+  const moves = new Map<string, Move[]>();
+  for (const record of log.stdout.split(RECORD).slice(1)) {
+    const [hash = '', ...fields] = record.replace('\0\n', '\0').split('\0');
+    const commitMoves: Move[] = [];
+    for (let i = 0; i < fields.length && fields[i] !== '';) {
+      const status = fields[i]![0];
+      if (status === 'R') commitMoves.push({ from: fields[i + 1]!, to: fields[i + 2]! });
+      else if (status === 'A') commitMoves.push({ from: null, to: fields[i + 1]! });
+      else if (status === 'D') commitMoves.push({ from: fields[i + 1]!, to: null });
+      i += status === 'R' || status === 'C' ? 3 : 2;
+    }
+    moves.set(hash, commitMoves);
+  }
+  return moves;
+}
+
+/**
+ * The first-parent history from the base commit back, newest first, with each commit's changed lines per file
+ * and the paths of those files at the base commit.
+ */
+async function walk(source: HistorySource, depth: number): Promise<Commit[]> {
+  const { dir, base } = source;
   const log = await gitIn(dir, [
     'log',
     '--first-parent',
@@ -77,28 +126,37 @@ async function walk({ dir, base }: HistorySource, depth: number): Promise<Commit
     base,
   ]);
   if (log.exitCode !== 0) throw new Error(`git log failed in ${dir}: ${log.stderr.trim()}`);
+  const moves = await movesOf(source, depth);
+  // A path in the tree of the commit being read, at the base commit; a path absent has not moved.
+  const atBase = new Map<string, string | null>();
+  const follow = (path: string) => (atBase.has(path) ? atBase.get(path)! : path);
   return log.stdout
     .split(RECORD)
     .slice(1)
     .map((record) => {
       const [hash, parents, date, author, message, numstat] = record.split(FIELD) as [string, string, string, string, string, string];
-      const changed = new Map<string, number>();
+      const changed: ChangedFile[] = [];
       for (const line of numstat.split('\n')) {
         const match = /^(\d+|-)\t(\d+|-)\t(.+)$/.exec(line);
-        if (match) changed.set(match[3]!, (Number(match[1]) || 0) + (Number(match[2]) || 0));
+        if (match) changed.push({ path: match[3]!, atBase: follow(match[3]!), lines: (Number(match[1]) || 0) + (Number(match[2]) || 0) });
       }
+      // Step back past the commit: its parent's tree had each renamed file at its old path, and not the files it added.
+      const steps = (moves.get(hash) ?? []).map((move) => [move.from, move.to && follow(move.to)] as const);
+      for (const { to } of moves.get(hash) ?? []) if (to !== null) atBase.set(to, null);
+      for (const [from, to] of steps) if (from !== null) atBase.set(from, to);
       return { hash, parents: parents.split(' ').filter(Boolean), date, author, message: message.trim(), changed };
     });
 }
 
 /**
  * The base commit's files with a commit's change to them undone, exactly: its patch reverse-applied
- * by git without fuzz (context must match; a hunk may only move). Null when it does not apply.
+ * by git without fuzz (context must match; a hunk may only move), to each file where it stands at
+ * the base commit. Null when it does not apply.
  */
 async function reverted(
   source: HistorySource,
   commit: Commit,
-  files: string[],
+  files: ReadonlyArray<ChangedFile & { atBase: string }>,
   read: (file: string) => string,
 ): Promise<Map<string, string> | null> {
   // Only files the commit modified: a revert that deletes or recreates a file is not a bug in the code.
@@ -110,18 +168,19 @@ async function reverted(
     commit.parents[0]!,
     commit.hash,
     '--',
-    ...files,
+    ...files.map((file) => file.path),
   ]);
   if (patch.exitCode !== 0 || patch.stdout === '') return null;
+  // The base commit's texts at the commit's paths, so that the patch applies as the commit wrote it.
   const scratch = await mkdtemp(join(tmpdir(), 'swesynth-revert-'));
   try {
     for (const file of files) {
-      await mkdir(dirname(join(scratch, file)), { recursive: true });
-      await writeFile(join(scratch, file), read(file));
+      await mkdir(dirname(join(scratch, file.path)), { recursive: true });
+      await writeFile(join(scratch, file.path), read(file.atBase));
     }
     const applied = await gitIn(scratch, ['apply', '--reverse', '--whitespace=nowarn', '-'], patch.stdout);
     if (applied.exitCode !== 0) return null;
-    return new Map(await Promise.all(files.map(async (file) => [file, await readFile(join(scratch, file), 'utf8')] as const)));
+    return new Map(await Promise.all(files.map(async (file) => [file.atBase, await readFile(join(scratch, file.path), 'utf8')] as const)));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -172,6 +231,7 @@ export const historyGenerator: BugGenerator = {
       walked: 0,
       merges: 0,
       withSourceChange: 0,
+      renamed: 0,
       tooLarge: 0,
       formattingOnly: 0,
       applying: 0,
@@ -188,15 +248,20 @@ export const historyGenerator: BugGenerator = {
     }
     const sourceFiles = new Set(input.sourceFiles);
     const ranked: Array<{ changedTests: boolean; proposal: Proposal }> = [];
-    const proposalOf = async (commit: Commit, files: string[], changedTests: boolean): Promise<Proposal | null> => {
+    const proposalOf = async (
+      commit: Commit,
+      files: ReadonlyArray<ChangedFile & { atBase: string }>,
+      changedTests: boolean,
+    ): Promise<Proposal | null> => {
       const texts = await reverted(source, commit, files, input.read);
       if (!texts) return null;
       funnel.applying++;
-      if (files.every((file) => sameSyntax(file, input.read(file), texts.get(file)!))) {
+      const paths = files.map((file) => file.atBase);
+      if (paths.every((path) => sameSyntax(path, input.read(path), texts.get(path)!))) {
         funnel.formattingOnly++;
         return null;
       }
-      const sites = files.flatMap((file) => sitesOf(file, input.read(file), texts.get(file)!));
+      const sites = paths.flatMap((path) => sitesOf(path, input.read(path), texts.get(path)!));
       const [subject = ''] = commit.message.split('\n');
       const origin: CommitOrigin = {
         kind: 'commit',
@@ -219,14 +284,18 @@ export const historyGenerator: BugGenerator = {
         funnel.merges++;
         continue;
       }
-      const files = [...commit.changed.keys()].filter((path) => sourceFiles.has(path)).sort();
+      // A file deleted since has no path at the base commit, so no source file there.
+      const files = commit.changed
+        .filter((file): file is ChangedFile & { atBase: string } => file.atBase !== null && sourceFiles.has(file.atBase))
+        .sort((a, b) => (a.atBase < b.atBase ? -1 : 1));
       if (files.length === 0 || commit.parents.length === 0) continue;
       funnel.withSourceChange++;
-      if (files.reduce((sum, file) => sum + commit.changed.get(file)!, 0) > input.settings.historyMaxLines) {
+      if (files.some((file) => file.path !== file.atBase)) funnel.renamed++;
+      if (files.reduce((sum, file) => sum + file.lines, 0) > input.settings.historyMaxLines) {
         funnel.tooLarge++;
         continue;
       }
-      const changedTests = [...commit.changed.keys()].some((path) => isTestPath(input, path));
+      const changedTests = commit.changed.some((file) => isTestPath(input, file.atBase ?? file.path));
       const proposal = await proposalOf(commit, files, changedTests);
       if (proposal) ranked.push({ changedTests, proposal });
     }
@@ -234,7 +303,7 @@ export const historyGenerator: BugGenerator = {
     ranked.sort((a, b) => Number(b.changedTests) - Number(a.changedTests));
     for (const { proposal } of ranked) yield proposal;
     input.log.info(
-      `history: ${funnel.walked} commits walked, ${funnel.withSourceChange} change source files, ` +
+      `history: ${funnel.walked} commits walked, ${funnel.withSourceChange} change source files (${funnel.renamed} at paths since renamed), ` +
         `${funnel.tooLarge} of them over ${input.settings.historyMaxLines} lines, ${funnel.applying} reverts apply (${funnel.formattingOnly} only reformat)`,
     );
   },

@@ -104,11 +104,12 @@ function grouped(rows: readonly FunnelRow[], by: 'operator' | 'generator'): Funn
 function sumHistory(walks: ReadonlyArray<HistoryFunnel | null>): HistoryFunnel | null {
   const present = walks.filter((walk): walk is HistoryFunnel => walk !== null);
   if (present.length === 0) return null;
-  const numbers = ['walked', 'merges', 'withSourceChange', 'tooLarge', 'formattingOnly', 'applying'] as const;
+  const numbers = ['walked', 'merges', 'withSourceChange', 'renamed', 'tooLarge', 'formattingOnly', 'applying'] as const;
   const total: HistoryFunnel = {
     walked: 0,
     merges: 0,
     withSourceChange: 0,
+    renamed: 0,
     tooLarge: 0,
     formattingOnly: 0,
     applying: 0,
@@ -185,8 +186,9 @@ export function combineStats(repos: RepoStats[]): Stats {
 export function historyLine(walk: HistoryFunnel): string {
   if (walk.unavailable) return `history: nothing walked: ${walk.unavailable}`;
   return (
-    `history: ${walk.walked} commits walked (${walk.merges} merges), ${walk.withSourceChange} with a source change, ` +
-    `${walk.tooLarge} too large, ${walk.applying} reverts apply, ${walk.formattingOnly} of them only reformat`
+    `history: ${walk.walked} commits walked (${walk.merges} merges), ${walk.withSourceChange} with a source change ` +
+    `(${walk.renamed} at paths renamed since), ${walk.tooLarge} too large, ` +
+    `${walk.applying} reverts apply, ${walk.formattingOnly} of them only reformat`
   );
 }
 

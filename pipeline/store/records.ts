@@ -245,6 +245,8 @@ export const HistoryFunnel = z.object({
   merges: z.number().int(),
   /** Commits that change a source file (as mutate's eligibility defines it). */
   withSourceChange: z.number().int(),
+  /** Of those, commits that changed a file at a path it has left since, followed to the base commit (0 in runs before). */
+  renamed: z.number().int().default(0),
   /** Of those, source changes over the line bound, and those that only reformat. */
   tooLarge: z.number().int(),
   formattingOnly: z.number().int(),

@@ -48,6 +48,7 @@ const test = (module: string, names: string, cases: string[]) =>
   `import assert from 'node:assert/strict';\nimport { ${names} } from '../src/${module}.js';\n\n${cases.join('\n')}\n`;
 const MATH_TESTS = ["it('keeps values inside the range', () => assert.equal(clamp(5, 0, 10), 5));"];
 const TEXT_TESTS = ["it('capitalizes a word', () => assert.equal(capitalize('hello'), 'Hello'));"];
+const LEGACY = `export function round(value) {\n  return Math.floor(value);\n}\n`;
 const SLUGIFY = Array.from({ length: 24 }, (_, i) => `  // step ${i + 1} of making a slug\n`).join('');
 
 /** The commits of the history, oldest first: what each changes, and what the test expects of it. */
@@ -57,6 +58,7 @@ const FIXES = {
   rangeEnd: 'Fix off-by-one at the end of range',
   rangeStep: 'Make the range step configurable by callers',
   sum: 'Simplify the sum loop into a reduce call',
+  legacyRound: 'Round halves up in the legacy helper',
 };
 
 function commit(dir: string, message: string, files: Record<string, string>): void {
@@ -99,8 +101,11 @@ function repositoryWithHistory(): string {
     'test/math.test.js': test('math', 'clamp, range', MATH_TESTS),
     'test/text.test.js': test('text', 'capitalize', TEXT_TESTS),
     'test/stats.test.js': stats,
+    'src/legacy.js': LEGACY,
     'README.md': '# lib\n',
   });
+  // Fixes a file deleted later: nothing of it is left at the base commit to revert.
+  commit(dir, FIXES.legacyRound, { 'src/legacy.js': LEGACY.replace('Math.floor', 'Math.round') });
   const math1 = MATH.replace('  return value;', '  if (value > high) return high;\n  return value;');
   MATH_TESTS.push("it('caps values above the range', () => assert.equal(clamp(15, 0, 10), 10));");
   commit(dir, `${FIXES.clamp}\n\nReported in #12 by a user of the slider widget.`, {
@@ -122,6 +127,11 @@ function repositoryWithHistory(): string {
   });
   const math2 = math1.replace('i <= end', 'i < end');
   MATH_TESTS.push("it('stops before the end', () => assert.deepEqual(range(0, 3), [0, 1, 2]));");
+  // Moves the text helpers: the fixes made to them before revert at their new path.
+  git(dir, 'rm', '--quiet', 'src/legacy.js');
+  mkdirSync(join(dir, 'src', 'strings'));
+  git(dir, 'mv', 'src/text.js', 'src/strings/text.js');
+  commit(dir, 'Move the text helpers into src/strings', { 'test/text.test.js': test('strings/text', 'capitalize', TEXT_TESTS) });
   commit(dir, FIXES.rangeEnd, { 'src/math.js': math2, 'test/math.test.js': test('math', 'clamp, range', MATH_TESTS) });
   // Changes the lines the off-by-one fix changed: that fix no longer reverts on the base commit.
   const math3 = math2.replace('range(start, end)', 'range(start, end, step = 1)').replace('i++', 'i += step');
@@ -194,9 +204,19 @@ describe('bugs from the repository history', () => {
       verdicts: new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict.status])),
       walk: store.getMeta('history'),
     }));
-    // Ten first-parent commits: the merge, the root, a docs-only commit, none of them a candidate; of the seven
-    // with a source change, one is too large, one only reformats and one no longer applies.
-    expect(walk).toEqual({ walked: 10, merges: 1, withSourceChange: 7, tooLarge: 1, formattingOnly: 1, applying: 5, unavailable: null });
+    // Twelve first-parent commits: the merge, the root, a docs-only commit and the fix to a file deleted since, none of
+    // them a candidate; of the eight with a source change, two made to text.js before it moved, two are too large (one
+    // of them the move), one only reformats and one no longer applies.
+    expect(walk).toEqual({
+      walked: 12,
+      merges: 1,
+      withSourceChange: 8,
+      renamed: 2,
+      tooLarge: 2,
+      formattingOnly: 1,
+      applying: 5,
+      unavailable: null,
+    });
     // Fixes that came with a test first, newest first; then the refactoring.
     const subjects = candidates.map((candidate) =>
       candidate.provenance.origin?.kind === 'commit' ? candidate.provenance.origin.subject : null,
@@ -225,6 +245,10 @@ describe('bugs from the repository history', () => {
     expect(instances.map((instance) => instance.mutation.commit?.subject).sort()).toEqual(
       [FIXES.capitalize, FIXES.clamp, FIXES.rangeStep].sort(),
     );
+    // The capitalize fix was made to src/text.js, moved since: it reverts at the new path, and its task's fix patches that path.
+    expect(candidates[1]!.sites.map((site) => site.file)).toEqual(['src/strings/text.js']);
+    const capitalize = instances.find((instance) => instance.mutation.commit?.subject === FIXES.capitalize)!;
+    expect(capitalize.patch).toContain('+++ b/src/strings/text.js');
     for (const instance of instances) {
       expect(instance.mutation).toMatchObject({ generator: 'history', operator: 'revert' });
       expect(instance.mutation.commit!.hash).toMatch(/^[0-9a-f]{40}$/);
@@ -268,7 +292,9 @@ describe('bugs from the repository history', () => {
       [shallow, true, `${shallow} is a shallow clone`],
     ] as const) {
       const warnings: string[] = [];
-      const texts = new Map(['src/math.js', 'src/stats.js', 'src/text.js'].map((file) => [file, readFileSync(join(dir, file), 'utf8')]));
+      const texts = new Map(
+        ['src/math.js', 'src/stats.js', 'src/strings/text.js'].map((file) => [file, readFileSync(join(dir, file), 'utf8')]),
+      );
       const { candidates } = await runChain(
         generatorsFor('mutate', { ...SETTINGS, sources: ['operators', 'history'] }, 0),
         {
