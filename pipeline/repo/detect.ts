@@ -5,6 +5,7 @@ import type { RepoFacts } from './facts.js';
 import { profileNode } from './node-version.js';
 import { packageManagerOf } from './package-manager.js';
 import type { RepoProfile } from './profile.js';
+import { follow } from './command-files.js';
 import { commandLine, parseScript, runsNoTest, type SimpleCommand } from './shell.js';
 
 export type { RepoFacts } from './facts.js';
@@ -18,6 +19,8 @@ export type DetectedProfile = Omit<RepoProfile, 'name' | 'url' | 'commit' | 'min
 export interface Detection {
   profile: DetectedProfile;
   reasons: string[];
+  /** The test globs, when the test script's runner call names its files (`mocha "packages/*\/test/*.js"`); else empty. */
+  suiteFiles: string[];
 }
 
 const SOURCE_EXTENSIONS = '{js,mjs,cjs,ts,mts,cts,jsx,tsx}';
@@ -236,29 +239,36 @@ function scriptCall(words: string[], scripts: Record<string, string>): { names: 
   return null;
 }
 
-function expandScript(
-  scripts: Record<string, string>,
-  name: string,
-  env: Record<string, string>,
-  phase: Step['phase'],
-  extra: string[],
-  seen: Set<string>,
-): Step[] {
-  const script = scripts[name];
-  if (script === undefined || seen.has(name)) return [];
-  return expandText(scripts, script, name, env, phase, extra, new Set(seen).add(name));
+/** What expanding a script reads from: the package.json scripts and the repository's files; `notes` collects what it could not follow. */
+interface Expansion {
+  scripts: Record<string, string>;
+  facts: RepoFacts;
+  notes: string[];
 }
 
-function expandText(
-  scripts: Record<string, string>,
-  text: string,
+function expandScript(
+  context: Expansion,
   name: string,
   env: Record<string, string>,
   phase: Step['phase'],
   extra: string[],
   seen: Set<string>,
 ): Step[] {
-  const commands = parseScript(text);
+  const script = context.scripts[name];
+  if (script === undefined || seen.has(name)) return [];
+  return expandCommands(context, parseScript(script), name, env, phase, extra, new Set(seen).add(name));
+}
+
+function expandCommands(
+  context: Expansion,
+  commands: SimpleCommand[],
+  name: string,
+  env: Record<string, string>,
+  phase: Step['phase'],
+  extra: string[],
+  seen: Set<string>,
+): Step[] {
+  const { scripts } = context;
   return commands.flatMap((command, index) => {
     const unwrapped = withoutEnvironmentWrappers(command);
     const stepEnv = { ...env, ...unwrapped.env };
@@ -267,15 +277,32 @@ function expandText(
       return words
         .slice(1)
         .filter((word) => !word.startsWith('-'))
-        .flatMap((part) => expandText(scripts, part, name, stepEnv, phase, [], seen));
+        .flatMap((part) => expandCommands(context, parseScript(part), name, stepEnv, phase, [], seen));
     }
+    const step: Step = { env: stepEnv, words, script: name, phase };
     const call = scriptCall(words, scripts);
-    if (!call) return [{ env: stepEnv, words, script: name, phase }];
+    if (!call) return followed(context, step, seen);
     return call.names.flatMap((called, position) => [
-      ...expandScript(scripts, `pre${called}`, stepEnv, phase, [], seen),
-      ...expandScript(scripts, called, stepEnv, phase, position === call.names.length - 1 ? call.extra : [], seen),
+      ...expandScript(context, `pre${called}`, stepEnv, phase, [], seen),
+      ...expandScript(context, called, stepEnv, phase, position === call.names.length - 1 ? call.extra : [], seen),
     ]);
   });
+}
+
+/**
+ * A `make` call or a shell script, replaced by the commands it runs when they run the tests; one
+ * that runs no runner (a build script) stays as it is written, to be run whole.
+ */
+function followed(context: Expansion, step: Step, seen: Set<string>): Step[] {
+  const found = follow(step, context.facts);
+  if (!found || seen.has(found.source)) return [step];
+  if ('unread' in found) {
+    context.notes.push(`\`${commandLine(step)}\` not followed: ${found.unread}`);
+    return [step];
+  }
+  const inner = expandCommands(context, found.commands, found.source, step.env, step.phase, [], new Set(seen).add(found.source));
+  const runsTests = inner.some((innerStep) => ['runner', 'delegate'].includes(classify(unwrapTool(innerStep)).kind));
+  return runsTests ? inner : [step];
 }
 
 /** `cross-env A=1 cmd`, `env A=1 cmd`, `dotenv -e .env -- cmd`: the command, with what they set. */
@@ -436,14 +463,16 @@ export function detect(facts: RepoFacts): Detection {
   const dependencies = { ...packageJson.dependencies, ...packageJson.devDependencies };
   const reasons: string[] = [];
   const testScript = testScriptOf(scripts);
+  const context: Expansion = { scripts, facts, notes: [] };
   const steps = testScript
     ? [
-        ...expandScript(scripts, `pre${testScript}`, {}, 'pretest', [], new Set()),
-        ...expandScript(scripts, testScript, {}, 'test', [], new Set()),
+        ...expandScript(context, `pre${testScript}`, {}, 'pretest', [], new Set()),
+        ...expandScript(context, testScript, {}, 'test', [], new Set()),
       ].map(unwrapTool)
     : [];
   reasons.push(
     testScript ? `test script "${testScript}": ${scripts[testScript]}` : 'no test script: the runner comes from the dependencies',
+    ...context.notes,
   );
   const kinds = steps.map(classify);
   const calls = steps.flatMap((step, index): RunnerCall[] => {
@@ -494,7 +523,7 @@ export function detect(facts: RepoFacts): Detection {
     tests: tests.length > 0 ? tests : adapter.detection.tests({ options: [], positional: [] }, facts).tests,
     env,
   };
-  return { profile, reasons };
+  return { profile, reasons, suiteFiles: chosen && chosen.positional.length > 0 ? profile.tests : [] };
 }
 
 export function detectProfile(facts: RepoFacts): DetectedProfile {

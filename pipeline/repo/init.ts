@@ -60,9 +60,10 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
       );
     }
     const facts = factsOf(checkout);
-    const { profile: detected, reasons } = detect(facts);
+    const detection = detect(facts);
+    const { profile: detected, reasons } = detection;
     const commit = options.commit ?? (existsSync(join(checkout, '.git')) ? await git(checkout, ['rev-parse', 'HEAD']) : null);
-    const workspace = await workspaceFields(checkout, detected, options.packages);
+    const workspace = await workspaceFields(checkout, detection, options.packages);
     const name =
       options.name ??
       repositoryName({
@@ -72,7 +73,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
         packageRepositories: workspace?.repositories ?? [],
       });
     if (workspace) reasons.push(...workspace.reasons);
-    const fromWorkspace = workspace
+    const fromWorkspace = workspace?.packages
       ? {
           packages: workspace.packages,
           build: workspace.build,
@@ -94,7 +95,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     mkdirSync(options.reposDir, { recursive: true });
     write(path, profile);
 
-    const listed = workspace ? workspace.packages : facts.glob(profile.tests);
+    const listed = workspace?.packages ?? facts.glob(profile.tests);
     if (listed.length === 0 && !profile.build && !options.probe) {
       throw new UserError(
         `wrote ${path}, but its "tests" (${profile.tests.join(', ')}) find no file`,

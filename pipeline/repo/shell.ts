@@ -27,6 +27,10 @@ function tokens(script: string): Array<string | { operator: string }> {
       i += operator.length - 1;
     } else if (char === ' ' || char === '\t' || char === '\r') {
       push();
+    } else if (char === '#' && word === null) {
+      // A comment runs to the end of its line.
+      const end = script.indexOf('\n', i);
+      i = (end === -1 ? script.length : end) - 1;
     } else if (char === "'") {
       const end = script.indexOf("'", i + 1);
       word = (word ?? '') + script.slice(i + 1, end === -1 ? script.length : end);
@@ -49,11 +53,12 @@ function tokens(script: string): Array<string | { operator: string }> {
   return out;
 }
 
-export function parseScript(script: string): SimpleCommand[] {
+/** The simple commands of a script; `keepAssignments` keeps those that only assign variables (`A=1`), with no words. */
+export function parseScript(script: string, keepAssignments = false): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
   let current: SimpleCommand = { env: {}, words: [] };
   const end = () => {
-    if (current.words.length > 0) commands.push(current);
+    if (current.words.length > 0 || (keepAssignments && Object.keys(current.env).length > 0)) commands.push(current);
     current = { env: {}, words: [] };
   };
   for (const token of tokens(script)) {

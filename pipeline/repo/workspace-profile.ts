@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { UserError } from '../common/errors.js';
-import { detect, type DetectedProfile } from './detect.js';
+import { detect, type Detection } from './detect.js';
 import { factsOf } from './facts.js';
 import type { PackageProfile } from './profile.js';
 import { workspaceBuild, workspacePackages, type WorkspacePackage } from './workspaces.js';
 
 /** What a workspace adds to the root's profile: its packages with tests, each detected in its own folder, and their build. */
 export interface WorkspaceFields {
-  packages: PackageProfile[];
+  /** Null when the root's test script runs the packages' tests itself: the root's one suite covers them. */
+  packages: PackageProfile[] | null;
   build: string | null;
   env: Record<string, string>;
   reasons: string[];
@@ -45,13 +46,28 @@ function buildCommand(install: string | null, found: Awaited<ReturnType<typeof w
   return found.packageScripts.map((path) => `(cd ${path} && ${manager} run build)`).join(' && ');
 }
 
+/** The packages (their paths) that hold files the globs find. */
+function packagesWithFiles(root: string, packages: WorkspacePackage[], globs: string[]): string[] {
+  if (globs.length === 0) return [];
+  const files = factsOf(root).glob(globs);
+  return packages.filter((pkg) => files.some((file) => file.startsWith(`${pkg.path}/`))).map((pkg) => pkg.path);
+}
+
 /** Null when the repository is not a workspace. */
-export async function workspaceFields(root: string, rootProfile: DetectedProfile, selectors: string[]): Promise<WorkspaceFields | null> {
+export async function workspaceFields(root: string, rootDetection: Detection, selectors: string[]): Promise<WorkspaceFields | null> {
   const all = await workspacePackages(root);
   if (all.length === 0) {
     if (selectors.length > 0)
       throw new UserError(`--package ${selectors.join(' ')}: the repository declares no workspace packages`, 'leave out --package');
     return null;
+  }
+  const rootProfile = rootDetection.profile;
+  const repositories = all.flatMap((pkg) => (pkg.repository ? [pkg.repository] : []));
+  // The suite the repository itself runs wins over guessing each package, unless packages are asked for by name.
+  const covered = selectors.length === 0 ? packagesWithFiles(root, all, rootDetection.suiteFiles) : [];
+  if (covered.length > 0) {
+    const reason = `the root's test script runs ${rootProfile.runner} over the tests of ${covered.length} workspace packages (${rootDetection.suiteFiles.join(', ')}): one suite at the root`;
+    return { packages: null, build: null, env: {}, reasons: [reason], repositories };
   }
   const chosen = all.filter((pkg) => matches(pkg, selectors));
   if (chosen.length === 0) {
@@ -74,6 +90,5 @@ export async function workspaceFields(root: string, rootProfile: DetectedProfile
   const workspace = rootProfile.build ?? buildCommand(rootProfile.install, await workspaceBuild(root, all));
   const build = [workspace, ...packageBuilds].filter((step): step is string => step !== null).join(' && ') || null;
   if (build) reasons.push(`workspace build: ${build}`);
-  const repositories = all.flatMap((pkg) => (pkg.repository ? [pkg.repository] : []));
   return { packages, build, env, reasons, repositories };
 }
