@@ -72,6 +72,26 @@ describe.each(CASES)('init then run on $fixture', ({ fixture, detected }) => {
   });
 });
 
+describe('a workspace whose root runs one suite over every package', () => {
+  it('follows `make test` and the shell script it runs to the mocha call, and writes one root suite', async () => {
+    const repos = tempDir('repos');
+    const init = await swesynth(['init', copyFixture('make-workspace'), '--repos', repos, '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const profile = RepoProfile.parse(JSON.parse(init.stdout));
+    // The Makefile's variables and the script's own reach the call; the test target's prerequisite is the build.
+    expect(profile).toMatchObject({
+      runner: 'mocha',
+      runnerArgs: ['--timeout', '5000'],
+      tests: ['packages/*/test/*.js'],
+      build: 'node scripts/build.mjs',
+      buildBeforeTests: true,
+    });
+    expect(profile.packages).toEqual([]);
+    // The probe ran a test file of a package, after the build wrote the lib/ it loads.
+    expect(init.stderr).toMatch(/probe: .*\d+ passed, 0 failed/);
+  });
+});
+
 describe('init checks the profile it writes', () => {
   it('names the field to change when the runner it wrote cannot run the tests', async () => {
     const repos = tempDir('repos');
