@@ -186,6 +186,52 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: { test: 'jest' } }, files)).tests).toEqual(['src/__tests__/rule.test.ts']);
   });
 
+  it('follows make into the default target and its prerequisites, and a shell script into its lines, with their variables', () => {
+    const makefile = [
+      'OPTS := --ui bdd',
+      'all: check unit',
+      'check:',
+      '\t@eslint .',
+      'unit: compile',
+      '\t-bash scripts/unit.sh $(OPTS) --exit',
+      'compile:',
+      '\tnode build.mjs $@',
+    ].join('\n');
+    const script = [
+      '#!/bin/sh',
+      'set -eu',
+      'cd "$(dirname "$0")/.."',
+      'SPEC=${SPEC:-test}',
+      'exec_args="$@"',
+      'mocha "$SPEC/**/*.spec.js" $exec_args # all of them',
+    ];
+    const { profile, reasons } = detect(repo({ scripts: { test: 'make' } }, { Makefile: makefile, 'scripts/unit.sh': script.join('\n') }));
+    expect(profile).toMatchObject({
+      runner: 'mocha',
+      runnerArgs: ['--ui', 'bdd', '--exit'],
+      tests: ['test/**/*.spec.js'],
+      build: 'node build.mjs compile',
+    });
+    expect(reasons).toContain('runner mocha: `mocha test/**/*.spec.js --ui bdd --exit` (script "scripts/unit.sh")');
+  });
+
+  it('says which line it could not follow, and leaves the command as it is written', () => {
+    const script = '#!/bin/bash\nif [ -n "$CI" ]; then\n  mocha test\nfi\n';
+    const followed = detect(
+      repo(
+        { scripts: { test: './run-tests.sh', pretest: 'make' } },
+        { 'run-tests.sh': script, Makefile: 'FILES = $(wildcard src/*.js)\nall:\n\tnode build.mjs $(FILES)\n' },
+      ),
+    );
+    expect(followed.reasons).toEqual(
+      expect.arrayContaining([
+        '`make` not followed: $(wildcard src/*.js) is a make function, which is not followed',
+        '`./run-tests.sh` not followed: run-tests.sh line 2 (`if [ -n "$CI" ]; then`): control flow is not followed',
+      ]),
+    );
+    expect(followed.profile.build).toBe('make');
+  });
+
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe(
       'npx -y pnpm@10.14.0 install --frozen-lockfile',
