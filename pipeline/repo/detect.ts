@@ -297,7 +297,7 @@ function followed(context: Expansion, step: Step, seen: Set<string>): Step[] {
   const found = follow(step, context.facts);
   if (!found || seen.has(found.source)) return [step];
   if ('unread' in found) {
-    context.notes.push(`\`${commandLine(step)}\` not followed: ${found.unread}`);
+    context.notes.push(`\`${commandLine(step)}\` is run as written, not read: ${found.unread}`);
     return [step];
   }
   const inner = expandCommands(context, found.commands, found.source, step.env, step.phase, [], new Set(seen).add(found.source));

@@ -225,8 +225,8 @@ describe('profile detection', () => {
     );
     expect(followed.reasons).toEqual(
       expect.arrayContaining([
-        '`make` not followed: $(wildcard src/*.js) is a make function, which is not followed',
-        '`./run-tests.sh` not followed: run-tests.sh line 2 (`if [ -n "$CI" ]; then`): control flow is not followed',
+        '`make` is run as written, not read: $(wildcard src/*.js) is a make function, which is not followed',
+        '`./run-tests.sh` is run as written, not read: run-tests.sh line 2 (`if [ -n "$CI" ]; then`): control flow is not followed',
       ]),
     );
     expect(followed.profile.build).toBe('make');
