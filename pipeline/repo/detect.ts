@@ -452,6 +452,18 @@ function suiteCall(calls: RunnerCall[]): { call: RunnerCall; positional: string[
 }
 
 /**
+ * The build as one command. Steps read out of a Makefile or a shell script ran, in the repository,
+ * inside its package manager's script environment, where yarn 1 puts itself on the PATH for the
+ * scripts that call it: `yarn exec` gives them the same.
+ */
+function underPackageManager(steps: Step[], scripts: Record<string, string>, install: string | null): string {
+  const build = steps.map(commandLine).join(' && ');
+  const yarnClassic = /^npx -y yarn@1\S*/.exec(install ?? '')?.[0];
+  const fromFiles = steps.some((step) => scripts[step.script] === undefined);
+  return yarnClassic && fromFiles ? `${yarnClassic} exec -- sh -c ${commandLine({ env: {}, words: [build] })}` : build;
+}
+
+/**
  * A repo profile from what the repository runs: the test script parsed as a shell would, followed
  * through `npm run` and wrappers to the runner's call; its options kept with their values; the
  * runner's own config read for the test files; the steps before it (and `pretest`) as the build.
@@ -500,13 +512,13 @@ export function detect(facts: RepoFacts): Detection {
     // With no runner call found, the test script's own steps are what runs the tests, not a build.
     return kind === 'build' && (step.phase === 'pretest' || (chosen !== null && index < chosen.call.index));
   });
-  const build = buildSteps.length > 0 ? buildSteps.map(commandLine).join(' && ') : null;
+  const { packageManager, install } = packageManagerOf(facts);
+  const build = buildSteps.length > 0 ? underPackageManager(buildSteps, scripts, install) : null;
   if (build)
     reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
   const delegated = steps.filter((_, index) => kinds[index]!.kind === 'delegate').map(commandLine);
   if (delegated.length > 0) reasons.push(`the test script hands the tests to the workspace packages: ${delegated.join('; ')}`);
 
-  const { packageManager, install } = packageManagerOf(facts);
   reasons.push(`install: ${install} (${packageManager})`);
   const env: Record<string, string> = { ...chosen?.call.step.env };
   for (const [dependency, name, value] of OFFLINE_INSTALL) if (dependency in dependencies) env[name] = value;

@@ -232,6 +232,14 @@ describe('profile detection', () => {
     expect(followed.profile.build).toBe('make');
   });
 
+  it('runs a build read out of a Makefile under yarn 1 where the scripts it calls find yarn', () => {
+    const files = { 'yarn.lock': '# yarn lockfile v1\n', Makefile: 'test: build\n\tmocha test\nbuild:\n\tWITH_MAPS=1 ./build.sh\n' };
+    const { profile } = detect(
+      repo({ scripts: { test: 'make test' } }, { ...files, 'build.sh': '#!/bin/sh\nfor f in src/*; do yarn x "$f"; done\n' }),
+    );
+    expect(profile).toMatchObject({ runner: 'mocha', build: "npx -y yarn@1 exec -- sh -c 'WITH_MAPS=1 ./build.sh'" });
+  });
+
   it('installs with the package manager the repository declares, through npx or corepack', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0' }, { 'pnpm-lock.yaml': '' })).install).toBe(
       'npx -y pnpm@10.14.0 install --frozen-lockfile',
