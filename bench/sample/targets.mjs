@@ -6,12 +6,17 @@
 // `nice -n 15`, one at a time. Results go to results-targets.json after each run; a target and build already there
 // is skipped. --report prints the comparison table.
 //
+// --through issues stops before the export (whose self-check can take longer than the rest of a run) and reads the
+// tasks from the run store: the kept candidates with a written statement, each with its failing stable tests.
+// --reuse takes a run folder whose issues stage has already finished instead of running it again.
+//
 //   node bench/sample/targets.mjs --build before=/work/wt/before --build after=/work/wt/sample [--only vercel__ms]
-//        [--targets /work/shared/targets.json] [--clones /work/targets] [--work /work/target-runs] [--report] [--redo]
+//        [--through issues] [--reuse] [--compare before,after] [--targets /work/shared/targets.json] [--clones /work/targets] [--work /work/target-runs] [--report] [--redo]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 
 const MINUTE = 60_000;
 const here = new URL('.', import.meta.url).pathname;
@@ -24,6 +29,9 @@ const { values: flags } = parseArgs({
     work: { type: 'string', default: '/work/target-runs' },
     report: { type: 'boolean', default: false },
     redo: { type: 'boolean', default: false },
+    through: { type: 'string', default: 'export' },
+    reuse: { type: 'boolean', default: false },
+    compare: { type: 'string' },
   },
 });
 const resultsPath = join(here, 'results-targets.json');
@@ -48,10 +56,101 @@ function run(command, args, { cwd, timeoutMs, log }) {
   return { ...result, ms: Date.now() - started };
 }
 
+const STAGES_THROUGH_ISSUES = ['setup', 'mutate', 'validate', 'combine', 'issues'];
+
+/** The tasks a run would export, read from its store after the issues stage. */
+function tasksInStore(runDir) {
+  const db = new Database(join(runDir, 'run.db'), { readonly: true });
+  try {
+    const stable = new Set(
+      db
+        .prepare("SELECT id FROM baseline_tests WHERE verdict = 'stable'")
+        .all()
+        .map((row) => row.id),
+    );
+    const written = db
+      .prepare(
+        "SELECT i.candidate_id AS id FROM issues i JOIN verdicts v ON v.candidate_id = i.candidate_id WHERE i.status = 'written' AND v.status = 'kept'",
+      )
+      .all();
+    const failed = db.prepare('SELECT test_id FROM failed_tests WHERE candidate_id = ?');
+    return written
+      .map(({ id }) => ({
+        candidate: `store.${id}`,
+        failToPass: failed
+          .all(id)
+          .map((row) => row.test_id)
+          .filter((test) => stable.has(test))
+          .sort(),
+      }))
+      .sort((a, b) => a.candidate.localeCompare(b.candidate));
+  } finally {
+    db.close();
+  }
+}
+
+function issuesFinished(runDir) {
+  if (!existsSync(join(runDir, 'run.db'))) return false;
+  const db = new Database(join(runDir, 'run.db'), { readonly: true });
+  try {
+    return db.prepare("SELECT 1 FROM stages WHERE name = 'issues'").get() !== undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** The test files of the first baseline run, as the setup stage's progress line names them. */
+function testFilesOf(log) {
+  return log ? Number(/baseline run 1 of \d+ \((\d+) test files/.exec(readFileSync(log, 'utf8'))?.[1] ?? NaN) || null : null;
+}
+
+/** Runs the stages through issues one command at a time, then reads the tasks from the store. */
+function measureThroughIssues(cli, base, profileFile, profile, initMs) {
+  const runDir = join(base, 'run');
+  const summaries = [];
+  let runMs = 0;
+  if (!(flags.reuse && issuesFinished(runDir))) {
+    for (const stage of STAGES_THROUGH_ISSUES) {
+      const args = [cli, stage, profileFile, '--max-candidates', '30', '--json', '--run-dir', runDir, '--no-progress'];
+      const result = run('node', args, { cwd: base, timeoutMs: 30 * MINUTE, log: join(base, `${stage}.log`) });
+      runMs += result.ms;
+      if (result.status !== 0) return { runner: profile.runner, initMs, runMs, failedStage: stage, error: result.stderr.slice(-800) };
+      summaries.push(...JSON.parse(result.stdout).stages);
+    }
+  }
+  const db = new Database(join(runDir, 'run.db'), { readonly: true });
+  const stage = (name) =>
+    summaries.find((s) => s.stage === name) ??
+    JSON.parse(db.prepare('SELECT summary FROM stages WHERE name = ?').get(name)?.summary ?? '{}');
+  const setup = stage('setup');
+  const validate = stage('validate');
+  db.close();
+  return {
+    runner: profile.runner,
+    runnerArgs: profile.runnerArgs,
+    tests: profile.tests,
+    build: profile.build,
+    through: 'issues',
+    initMs,
+    runMs,
+    testFiles: testFilesOf(['setup.log', 'run.log'].map((log) => join(base, log)).find((log) => existsSync(log))),
+    baseline: { tests: setup.tests, stable: setup.stable, failing: setup.failing, flaky: setup.flaky, skipped: setup.skipped },
+    candidates: validate.candidates ?? null,
+    verdicts: validate.verdicts ?? null,
+    kept: validate.kept ?? null,
+    tasks: tasksInStore(runDir),
+    failedStage: null,
+  };
+}
+
 function measure(target, label, swesynth) {
   // Older builds have their command line at dist/pipeline/cli.js.
   const cli = ['dist/pipeline/cli/main.js', 'dist/pipeline/cli.js'].map((file) => join(swesynth, file)).find((file) => existsSync(file));
   const base = join(flags.work, label, target.name);
+  if (flags.reuse && issuesFinished(join(base, 'run'))) {
+    const profileFile = join(base, 'profiles', readdirSync(join(base, 'profiles'))[0]);
+    return measureThroughIssues(cli, base, profileFile, JSON.parse(readFileSync(profileFile, 'utf8')), null);
+  }
   rmSync(base, { recursive: true, force: true });
   mkdirSync(base, { recursive: true });
   const repo = join(base, 'repo');
@@ -72,6 +171,7 @@ function measure(target, label, swesynth) {
     };
   const profileFile = join(base, 'profiles', readdirSync(join(base, 'profiles'))[0]);
   const profile = JSON.parse(readFileSync(profileFile, 'utf8'));
+  if (flags.through === 'issues') return measureThroughIssues(cli, base, profileFile, profile, init.ms);
   const out = join(base, 'out');
   const args = [cli, 'run', profileFile, '--max-candidates', '30', '--json', '--run-dir', join(base, 'run'), '--out', out, '--no-progress'];
   const result = run('node', args, { cwd: base, timeoutMs: 30 * MINUTE, log: join(base, 'run.log') });
@@ -124,8 +224,10 @@ function candidateOf(instance) {
   return instance.instance_id;
 }
 
+const compared = () => flags.compare?.split(',') ?? Object.keys(results.builds);
+
 function compare(name) {
-  const [a, b] = Object.keys(results.builds);
+  const [a, b] = compared();
   const ra = results.targets[name]?.[a];
   const rb = results.targets[name]?.[b];
   if (!ra || !rb) return null;
@@ -146,7 +248,7 @@ function compare(name) {
 }
 
 function table() {
-  const [a, b] = Object.keys(results.builds);
+  const [a, b] = compared();
   const cell = (r) =>
     !r
       ? '—'
