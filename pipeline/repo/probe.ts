@@ -29,6 +29,8 @@ export interface ProbeReport {
 }
 
 const PROBE_TIMEOUT_MS = 5 * 60_000;
+/** How many files of a suite the probe tries, smallest first, when the ones before define no test (helpers under a test glob). */
+const PROBE_ATTEMPTS = 3;
 const SHOWN_FAILURES = 5;
 
 /** The first lines of a runner's output, enough to tell which profile field to change. */
@@ -52,7 +54,8 @@ export async function probe(
   const suites = suitesOf(profile);
   const runners: string[] = [];
   const testFiles: string[] = [];
-  const only: string[] = [];
+  /** Each suite's files, smallest first: the probe runs the first of each, and steps past those that define no test. */
+  const bySize: string[][] = [];
   const commands: string[] = [];
   const untested: string[] = [];
   for (const suite of suites) {
@@ -80,8 +83,7 @@ export async function probe(
     }
     testFiles.push(...files);
     const sizes = await Promise.all(files.map(async (file) => ({ file, bytes: (await stat(join(workspace, file))).size })));
-    const smallest = sizes.sort((a, b) => a.bytes - b.bytes)[0]?.file;
-    if (smallest) only.push(smallest);
+    bySize.push(sizes.sort((a, b) => a.bytes - b.bytes).map(({ file }) => file));
     const rendered = suite.adapter.command({
       testFiles: files,
       args: suite.args,
@@ -100,11 +102,16 @@ export async function probe(
     );
   }
   if (untested.length > 0) log.info(`probe: no test files in ${untested.join(', ')} after the build: left out as packages without tests`);
-  const ran = options.wholeSuite || only.length === 0 ? undefined : only;
   const command = commands.join('; ');
+  const picks = (attempt: number) => bySize.flatMap((files) => files.slice(attempt, attempt + 1));
+  let ran = options.wholeSuite || picks(0).length === 0 ? undefined : picks(0);
   log.info(`probe: ${runners.join(', ')} on ${ran ? ran.join(', ') : `${testFiles.length} test files`}`);
-
-  const run = await runSuites(sandbox, tested, { testFiles, only: ran, timeoutMs: PROBE_TIMEOUT_MS });
+  let run = await runSuites(sandbox, tested, { testFiles, only: ran, timeoutMs: PROBE_TIMEOUT_MS });
+  for (let attempt = 1; ran && run.kind === 'broken' && run.noTests && attempt < PROBE_ATTEMPTS && picks(attempt).length > 0; attempt++) {
+    log.info(`probe: ${ran.join(', ')} defines no test; trying ${picks(attempt).join(', ')}`);
+    ran = picks(attempt);
+    run = await runSuites(sandbox, tested, { testFiles, only: ran, timeoutMs: PROBE_TIMEOUT_MS });
+  }
   if (run.kind === 'timeout') {
     throw new UserError(
       `a probe run of ${ran ? ran.join(', ') : 'the suite'} did not finish within ${PROBE_TIMEOUT_MS / 60_000} minutes`,
@@ -113,7 +120,7 @@ export async function probe(
   }
   if (run.kind === 'broken') {
     throw new UserError(
-      `${run.reason} (exit code ${run.exitCode}) when running \`${command}\`:\n${firstLines(run.outputTail)}`,
+      `${run.reason}${ran ? ` in ${ran.join(', ')}` : ''} (exit code ${run.exitCode}) when running \`${command}\`:\n${firstLines(run.outputTail)}`,
       'check "runner", "runnerArgs", "env" and "build" in the profile against this output',
     );
   }

@@ -11,8 +11,11 @@ type OutOfMemory = { outOfMemory?: string };
 export type TestRun =
   | ({ kind: 'results'; results: TestResult[]; durationMs: number } & OutOfMemory)
   | { kind: 'timeout'; durationMs: number }
-  /** No test reported, or a report cut short: an infrastructure problem, never a verdict (unless memory ran out). */
-  | ({ kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string } & OutOfMemory);
+  /**
+   * No test reported, or a report cut short: an infrastructure problem, never a verdict (unless memory ran out).
+   * `noTests`: the runner exited 0 and reported nothing, as it does for files that define no test.
+   */
+  | ({ kind: 'broken'; reason: string; durationMs: number; exitCode: number | null; outputTail: string; noTests?: true } & OutOfMemory);
 
 export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'> & {
   /** Environment variables for the runner's process, on top of the adapter's. */
@@ -65,7 +68,8 @@ async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: str
     const { durationMs, exitCode, outputTail } = exec;
     return { kind: 'broken', reason, durationMs, exitCode, outputTail, ...memory };
   };
-  if (results.length === 0) return broken(`the ${adapter.name} runner reported no tests`);
+  if (results.length === 0)
+    return { ...broken(`the ${adapter.name} runner reported no tests`), ...(exec.exitCode === 0 ? { noTests: true as const } : {}) };
   if (!complete) return broken(`the ${adapter.name} runner exited before finishing its report`);
   return { kind: 'results', results, durationMs: exec.durationMs, ...memory };
 }

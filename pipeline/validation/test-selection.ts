@@ -25,17 +25,24 @@ const SOURCE_FOLDERS = new Set(['src', 'source', 'lib', 'ts']);
 /**
  * The files the tests loaded that hold `source`: the file itself, or its built output (a path
  * ending in the same path without extension, such as build/lib/parse.js for lib/parse.ts, or the
- * same path in an output folder, such as lib/parse.js for src/parse.js).
+ * same path with a source folder replaced by an output folder, such as lib/parse.js for
+ * src/parse.js, or packages/a/lib/parse.js for packages/a/src/parse.js).
  */
 function loadedAs(source: string, loaded: Iterable<string>): string[] {
   const stem = withoutExtension(source);
-  const [sourceFolder, ...inSource] = stem.split('/');
-  const relocated = SOURCE_FOLDERS.has(sourceFolder!) && inSource.length > 0 ? inSource.join('/') : null;
+  const segments = stem.split('/');
+  const sourceFolderAt = segments.flatMap((segment, at) => (SOURCE_FOLDERS.has(segment) && at < segments.length - 1 ? [at] : []));
   return [...loaded].filter((path) => {
     const other = withoutExtension(path);
     if (other === stem || other.endsWith(`/${stem}`)) return true;
-    const [outputFolder, ...inOutput] = other.split('/');
-    return relocated !== null && outputFolder !== sourceFolder && OUTPUT_FOLDERS.has(outputFolder!) && inOutput.join('/') === relocated;
+    const otherSegments = other.split('/');
+    if (otherSegments.length !== segments.length) return false;
+    return sourceFolderAt.some(
+      (at) =>
+        otherSegments[at] !== segments[at] &&
+        OUTPUT_FOLDERS.has(otherSegments[at]!) &&
+        otherSegments.every((segment, index) => index === at || segment === segments[index]),
+    );
   });
 }
 

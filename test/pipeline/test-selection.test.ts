@@ -11,6 +11,7 @@ const coverage: CoverageMap = {
     'build/lib/format.js': ['format', 'Formatter', 'pad'],
     'dist/bundle.js': ['a', 'b'],
     'lib/units.js': ['convert'],
+    'packages/a/lib/clamp.js': ['clamp'],
   },
   testFiles: [
     { file: 'test/parse.test.ts', durationMs: 900, measured: true, executed: { 'src/parse.ts': { parse: 4, tokenize: 9 } } },
@@ -28,6 +29,7 @@ const coverage: CoverageMap = {
     },
     { file: 'test/bundle.test.ts', durationMs: 100, measured: true, executed: { 'dist/bundle.js': { a: 1 } } },
     { file: 'test/units.test.js', durationMs: 100, measured: true, executed: { 'lib/units.js': { convert: 3 } } },
+    { file: 'packages/a/test/clamp.js', durationMs: 100, measured: true, executed: { 'packages/a/lib/clamp.js': { clamp: 2 } } },
   ],
 };
 
@@ -48,6 +50,9 @@ describe('test selection', () => {
     // A build that writes src/ to another folder: lib/units.js is src/units.js built.
     expect(coveringTestFiles(coverage, [{ file: 'src/units.js', unit: 'convert' }])).toEqual(['test/units.test.js']);
     expect(coveringTestFiles(coverage, [{ file: 'src/format.ts', unit: 'format' }])).toEqual([]);
+    // The same inside a workspace package: packages/a/lib/clamp.js is packages/a/src/clamp.js built.
+    expect(coveringTestFiles(coverage, [{ file: 'packages/a/src/clamp.js', unit: 'clamp' }])).toEqual(['packages/a/test/clamp.js']);
+    expect(coveringTestFiles(coverage, [{ file: 'packages/b/src/clamp.js', unit: 'clamp' }])).toEqual([]);
   });
 
   it('selects nothing for a function that V8 saw and no test ran, or a file no test loaded', () => {
