@@ -12,7 +12,7 @@ import { doctor } from '../repo/doctor.js';
 import { init } from '../repo/init.js';
 import type { ProbeReport } from '../repo/probe.js';
 import { openRun } from './services.js';
-import { requireEarlierStages, runStage, STAGES } from '../stages/index.js';
+import { requireEarlierStages, STAGES } from '../stages/index.js';
 import type { StageName } from '../store/run-store.js';
 import { connectEngine, pruneContainers } from '../sandbox/docker.js';
 import { runWorker } from '../scheduling/bullmq.js';
@@ -78,18 +78,6 @@ function probeLine(report: ProbeReport): string {
   return `${ran}: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s`;
 }
 
-/** Where a run's time went: each stage's wall time and share, those finished by an earlier invocation marked. */
-function timeTable(results: readonly StageResult[]): string {
-  const totalMs = results.reduce((sum, result) => sum + result.durationMs, 0);
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const width = Math.max(...results.map((result) => result.stage.length));
-  const rows = results.map((result) => {
-    const share = `${Math.round((100 * result.durationMs) / Math.max(totalMs, 1))}%`.padStart(4);
-    return `  ${result.stage.padEnd(width)} ${seconds(result.durationMs).padStart(9)} ${share}${result.alreadyDone ? '  (an earlier invocation)' : ''}`;
-  });
-  return [`time: ${seconds(totalMs)} in all`, ...rows].join('\n');
-}
-
 const log: Logger = {
   info: (message) => process.stderr.write(`${message}\n`),
   warn: (message) => process.stderr.write(`warning: ${message}\n`),
@@ -110,7 +98,6 @@ async function execute(target: string, command: Command, work: (ctx: StageContex
         `${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: statsOf(ctx.store).operators }, null, 2)}\n`,
       );
     } else {
-      if (results.length > 1) log.info(timeTable(results));
       const exported = results.find((result) => result.stage === 'export');
       if (exported) process.stdout.write(`${exported.path}\n`);
       else if (ctx.options.killOnly) {
@@ -135,7 +122,7 @@ function stageCommand(program: Command, name: StageName, description: string, ex
       execute(target, command, async (ctx) => {
         requireEarlierStages(ctx, name, target);
         const stage = STAGES[stageIndex]!;
-        return [await runStage(ctx, name, () => (name === 'export' ? exportDataset(ctx, { again: true }) : stage.run(ctx)))];
+        return [name === 'export' ? await exportDataset(ctx, { again: true }) : await stage.run(ctx)];
       }),
     );
 }
@@ -238,7 +225,7 @@ Examples:
       execute(target, command, async (ctx) => {
         const results: StageResult[] = [];
         for (const stage of STAGES) {
-          results.push(await runStage(ctx, stage.name, () => stage.run(ctx)));
+          results.push(await stage.run(ctx));
           // A kill screen's verdicts make no tasks for the stages after it.
           if (stage.name === 'validate' && ctx.options.killOnly) break;
         }
@@ -343,12 +330,11 @@ Examples:
         lockDurationMs: values.lockDuration,
         docker: dockerOf(values),
         log,
-        progress: values.progress,
       });
     });
 
   const grade = program.command('eval');
-  addOptions(grade, ['concurrency', 'progress'], { concurrency: 'predictions graded at once' })
+  addOptions(grade, ['concurrency'], { concurrency: 'predictions graded at once' })
     .description(
       'grade SWE-bench predictions on a dataset: apply each patch to its task, restore the hidden tests, run FAIL_TO_PASS and PASS_TO_PASS',
     )
@@ -371,9 +357,8 @@ Examples:
         concurrency?: number;
         workDir: string;
         json?: boolean;
-        progress: boolean;
       }) => {
-        const report = await evaluateDataset(flags, log, flags.progress && !flags.json);
+        const report = await evaluateDataset(flags, log);
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         else {
           const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -394,7 +379,7 @@ Examples:
     );
 
   const docker = program.command('docker').description("the Docker sandbox's images and containers");
-  addOptions(docker.command('build'), ['baseImage', 'dockerMemory', 'dockerCpus', 'progress'])
+  addOptions(docker.command('build'), ['baseImage', 'dockerMemory', 'dockerCpus'])
     .description(
       "build the environment image of a repository from its profile alone, or of every repository of a dataset (with --tasks, each task's image too)",
     )
@@ -408,8 +393,7 @@ Examples:
     .action(async (target: string, flags: { json?: boolean; tasks?: boolean }, command: Command) => {
       const { values } = resolveOptions(command, {});
       const images = [];
-      for (const source of sourcesOf(target))
-        images.push(await buildImageFromProfile(source, values.baseImage, log.info, values.progress && !flags.json));
+      for (const source of sourcesOf(target)) images.push(await buildImageFromProfile(source, values.baseImage, log.info));
       for (const image of images)
         log.info(
           `docker build: ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'already up to date'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`,

@@ -368,7 +368,6 @@ export const WORKER_OPTIONS: readonly OptionName[] = [
   'baseImage',
   'dockerMemory',
   'dockerCpus',
-  'progress',
 ];
 
 export const DEFAULTS = Object.fromEntries(specs.map(([name, spec]) => [name, spec.default])) as OptionValues;

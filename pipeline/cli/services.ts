@@ -9,8 +9,7 @@ import { ownedFolder, removeOrphans } from '../common/process-alive.js';
 import { selfCheckOf, sourceOfRun } from '../stages/export.js';
 import { requireEarlierStages } from '../stages/index.js';
 import { writeDataset } from '../dataset/write.js';
-import { evaluate, loadDataset, readPredictions, type InstanceResult, type Prediction } from '../dataset/grading.js';
-import { Progress } from '../common/progress.js';
+import { evaluate, loadDataset, readPredictions, type Prediction } from '../dataset/grading.js';
 import { preparedWorkspace } from '../sandbox/workspace.js';
 import { RepoProfile, slugOf } from '../repo/profile.js';
 import { resolveTarget } from '../repo/target.js';
@@ -101,7 +100,6 @@ const GRADING = '.grading';
 export async function evaluateDataset(
   flags: { dataset: string; predictions?: string; instance?: string; patchFile?: string; concurrency?: number; workDir: string },
   log: Logger,
-  progress: boolean,
 ) {
   const { instances, repos, profileOf } = loadDataset(flags.dataset);
   let predictions: Prediction[];
@@ -140,9 +138,7 @@ export async function evaluateDataset(
   await removeOrphans(flags.workDir, GRADING);
   const workDir = ownedFolder(flags.workDir, GRADING, 'tasks');
   try {
-    const bar = new Progress('eval', graded.length, progress);
-    const onResult = (result: InstanceResult) => bar.tick(result.status);
-    return await evaluate(graded, predictions, { workspaceOf, profileOf, workDir, concurrency: flags.concurrency, onResult });
+    return await evaluate(graded, predictions, { workspaceOf, profileOf, workDir, concurrency: flags.concurrency });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

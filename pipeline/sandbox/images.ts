@@ -5,7 +5,6 @@ import { basename, dirname, join } from 'node:path';
 import type Docker from 'dockerode';
 import { execa } from 'execa';
 import { UserError } from '../common/errors.js';
-import { Progress } from '../common/progress.js';
 import { reporterPath } from '../common/paths.js';
 import { unreachableHostError } from '../repo/install-sources.js';
 import type { RepoProfile } from '../repo/profile.js';
@@ -80,7 +79,7 @@ export interface EnvironmentImage {
  */
 export async function environmentImage(
   docker: Docker,
-  options: { workspace: string; profile: RepoProfile; commit: string; baseImage: string; log: (line: string) => void; progress: boolean },
+  options: { workspace: string; profile: RepoProfile; commit: string; baseImage: string; log: (line: string) => void },
 ): Promise<EnvironmentImage> {
   const { workspace, profile, commit, baseImage, log } = options;
   const name = environmentImageName(profile, commit);
@@ -110,12 +109,8 @@ export async function environmentImage(
     });
     for (const file of files) await cp(file, join(context, 'runners', basename(file)));
     if (node) await cp(node.binDir, join(context, 'node'), { recursive: true });
-    const instructions = dockerfile(baseImage, profile, node);
-    await writeFile(join(context, 'Dockerfile'), instructions);
+    await writeFile(join(context, 'Dockerfile'), dockerfile(baseImage, profile, node));
     log(`setup: building image ${name} from ${baseImage}`);
-    // The engine announces each instruction as it starts it ("Step 3/7 : RUN ..."): the one before is then done.
-    const steps = new Progress('image build', instructions.trim().split('\n').length, options.progress);
-    let announced = 0;
     const tar = execa('tar', ['-C', context, '-c', '.'], { buffer: false, stdout: 'pipe' });
     const stream = await docker.buildImage(tar.stdout!, { t: name, labels: { [LABEL]: '1', [INPUTS_LABEL]: inputs }, forcerm: true });
     const output: string[] = [];
@@ -126,14 +121,12 @@ export async function environmentImage(
         (error) => resolve(error ? error.message : null),
         (event: { stream?: string; error?: string }) => {
           if (event.stream) output.push(...event.stream.split('\n').filter(Boolean));
-          if (event.stream && /^Step \d+\/\d+ :/m.test(event.stream) && announced++ > 0) steps.tick();
           if (event.error) stepError = event.error;
         },
       );
     });
     await tar.catch(() => undefined);
     const error = failure ?? stepError;
-    if (!error && announced > 0) steps.tick();
     if (error) {
       const unreachable = await unreachableHostError(workspace, output.join('\n'));
       if (unreachable) throw unreachable;

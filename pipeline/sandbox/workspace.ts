@@ -91,13 +91,12 @@ export async function buildImageFromProfile(
   source: Pick<WorkspaceSource, 'location' | 'profile'>,
   baseImage: string,
   log: (line: string) => void,
-  progress: boolean,
 ): Promise<EnvironmentImage> {
   const scratch = await mkdtemp(join(tmpdir(), 'swesynth-build-'));
   try {
     const workspace = join(scratch, 'workspace');
     const commit = await materialize(source, workspace);
-    return await environmentImage(await connectEngine(), { workspace, profile: source.profile, commit, baseImage, log, progress });
+    return await environmentImage(await connectEngine(), { workspace, profile: source.profile, commit, baseImage, log });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -274,8 +274,6 @@ export interface WorkerOptions {
   lockDurationMs: number;
   docker: { baseImage: string; limits: ContainerLimits };
   log: Logger;
-  /** A progress bar on stderr for an image build. */
-  progress: boolean;
 }
 
 interface Prepared {
@@ -312,7 +310,6 @@ async function prepare(spec: ValidationSpec, options: WorkerOptions, name: strin
       commit: environment.baseCommit,
       baseImage: options.docker.baseImage,
       log: options.log.info,
-      progress: options.progress,
     });
     sandboxes = new DockerPool(docker, image.name, options.docker.limits);
   } else {

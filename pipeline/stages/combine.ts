@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { runChain } from '../../mutators/chain.js';
 import { generatorsFor } from '../../mutators/generators/index.js';
 import { TypeCheck } from '../../mutators/type-check.js';
-import type { StageContext, StageOutcome } from './context.js';
+import type { StageContext, StageResult } from './context.js';
 import type { Candidate } from '../store/records.js';
 import { judgeCandidates, type Review } from './validate.js';
 
@@ -16,7 +16,7 @@ const partsOf = (candidate: Candidate): string[] | null =>
  * validated as a whole, and kept only when its FAIL_TO_PASS is exactly the union of its parts'
  * (otherwise one bug hides or changes another, and the verdict is `interfered`).
  */
-export async function combine(ctx: StageContext): Promise<StageOutcome> {
+export async function combine(ctx: StageContext): Promise<StageResult> {
   const { store, log } = ctx;
   const done = store.stageSummary('combine');
   if (done) return { stage: 'combine', alreadyDone: true, ...done };

@@ -17,4 +17,4 @@ export interface StageContext {
   log: Logger;
 }
 
-export type { StageOutcome, StageResult } from '../store/summaries.js';
+export type { StageResult } from '../store/summaries.js';

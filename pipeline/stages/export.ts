@@ -2,9 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { newFileDiff } from '../../mutators/diff.js';
-import { Progress } from '../common/progress.js';
 import { mutatedFiles } from '../store/candidates.js';
-import type { StageContext, StageOutcome } from './context.js';
+import type { StageContext, StageResult } from './context.js';
 import type { Instance, StatementProvenance } from '../dataset/instance.js';
 import type { LlmSettings } from '../statements/llm-writer.js';
 import { readDataset } from '../dataset/read.js';
@@ -171,14 +170,7 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
         model_name_or_path: `self-check:${label}`,
         model_patch: patchOf(instance),
       }));
-      const progress = new Progress(`export: self-check ${label}`, instances.length, options.progress);
-      const report = await evaluate(instances, predictions, {
-        workspaceOf,
-        profileOf,
-        workDir,
-        concurrency: options.concurrency,
-        onResult: (result) => progress.tick(result.status),
-      });
+      const report = await evaluate(instances, predictions, { workspaceOf, profileOf, workDir, concurrency: options.concurrency });
       const unresolved = report.instances
         .filter((result) => result.status !== 'resolved')
         .slice(0, 10)
@@ -223,7 +215,7 @@ function writtenBefore(datasetDir: string, createdAt: string): { path: string; i
  * once; `again` writes a further version. A resumed export that had written its version takes
  * it as it is rather than writing another.
  */
-export async function exportDataset(ctx: StageContext, { again = false } = {}): Promise<StageOutcome> {
+export async function exportDataset(ctx: StageContext, { again = false } = {}): Promise<StageResult> {
   const { store, options, log } = ctx;
   // Done when the last export went where this one asks to go; a new --out, --dataset or --dataset-version writes again.
   const last = store.stageSummary('export');

@@ -1,7 +1,7 @@
 import { UserError } from '../common/errors.js';
 import type { StageName } from '../store/run-store.js';
 import { combine } from './combine.js';
-import type { StageContext, StageOutcome, StageResult } from './context.js';
+import type { StageContext, StageResult } from './context.js';
 import { exportDataset } from './export.js';
 import { issues } from './issues.js';
 import { mutate } from './mutate.js';
@@ -9,7 +9,7 @@ import { setup } from './setup.js';
 import { validate } from './validate.js';
 
 /** The stages in pipeline order; each reads the store records of the one before. */
-export const STAGES: ReadonlyArray<{ name: StageName; run: (ctx: StageContext) => Promise<StageOutcome> }> = [
+export const STAGES: ReadonlyArray<{ name: StageName; run: (ctx: StageContext) => Promise<StageResult> }> = [
   { name: 'setup', run: setup },
   { name: 'mutate', run: mutate },
   { name: 'validate', run: validate },
@@ -17,18 +17,6 @@ export const STAGES: ReadonlyArray<{ name: StageName; run: (ctx: StageContext) =
   { name: 'issues', run: issues },
   { name: 'export', run: exportDataset },
 ];
-
-/**
- * Runs one stage, its wall time measured by the store from here to the stage's finishStage; the
- * result carries the stored summary's time (that of the earlier invocation, when it had finished).
- */
-export async function runStage(ctx: StageContext, name: StageName, work: () => Promise<StageOutcome>): Promise<StageResult> {
-  ctx.store.beginStage(name);
-  const outcome = await work();
-  const finished = ctx.store.stageSummary(name);
-  if (!finished) throw new Error(`the ${name} stage returned without finishing`);
-  return { ...outcome, durationMs: finished.durationMs };
-}
 
 /** Refuses to run a stage before the ones it depends on. */
 export function requireEarlierStages(ctx: StageContext, stage: StageName, target: string): void {

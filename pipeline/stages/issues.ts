@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import PQueue from 'p-queue';
 import { mutatedFiles } from '../store/candidates.js';
-import type { StageContext, StageOutcome } from './context.js';
+import type { StageContext, StageResult } from './context.js';
 import { llmSettingsOf, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
 import { styleFor, type StatementInput } from '../statements/input.js';
 import { commitPhrases, leakIn } from '../statements/leak-check.js';
@@ -131,7 +131,7 @@ function nodeVersionOf(ctx: StageContext, sandbox: 'local' | 'docker'): string |
 }
 
 /** Issues: a problem statement for every kept candidate, from its failing assertions. */
-export async function issues(ctx: StageContext): Promise<StageOutcome> {
+export async function issues(ctx: StageContext): Promise<StageResult> {
   const { store, log } = ctx;
   const done = store.stageSummary('issues');
   if (done) return { stage: 'issues', alreadyDone: true, ...done };

@@ -7,7 +7,7 @@ import { generatorsFor } from '../../mutators/generators/index.js';
 import type { GeneratorInput } from '../../mutators/generators/types.js';
 import { parseSource } from '../../mutators/parse.js';
 import { TypeCheck } from '../../mutators/type-check.js';
-import type { StageContext, StageOutcome } from './context.js';
+import type { StageContext, StageResult } from './context.js';
 import { UserError } from '../common/errors.js';
 import { git } from '../common/git.js';
 import { seededRandom } from '../common/random.js';
@@ -19,7 +19,7 @@ import { clonesFrom } from '../sandbox/workspace.js';
  * Mutate: the mutable source files of the base commit, then every enabled bug source (operators,
  * multi-site, history) through the shared chain: parse, no-ops and duplicates, type checker, sample.
  */
-export async function mutate(ctx: StageContext): Promise<StageOutcome> {
+export async function mutate(ctx: StageContext): Promise<StageResult> {
   const { store, profile, options, log } = ctx;
   const settings: MutationSettings = { seed: options.seed, ...options.mutation };
   const done = store.stageSummary('mutate');

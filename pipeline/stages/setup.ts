@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StageContext, StageOutcome } from './context.js';
+import type { StageContext, StageResult } from './context.js';
 import { learnCoverage } from '../validation/coverage.js';
 import { UserError } from '../common/errors.js';
-import { Progress } from '../common/progress.js';
 import { BaselineTest, type Environment } from '../store/records.js';
 import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
 import type { TestResult } from '../runners/types.js';
@@ -81,14 +80,7 @@ async function inWorkspace(source: Pick<StageContext, 'profile' | 'log'>, worksp
 async function inDocker(ctx: StageContext, workspace: string, commit: string): Promise<Place> {
   const { profile, options, log } = ctx;
   const docker = await connectEngine();
-  const image = await environmentImage(docker, {
-    workspace,
-    profile,
-    commit,
-    baseImage: options.docker.baseImage,
-    log: log.info,
-    progress: options.progress,
-  });
+  const image = await environmentImage(docker, { workspace, profile, commit, baseImage: options.docker.baseImage, log: log.info });
   log.info(
     `setup: image ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'reused'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`,
   );
@@ -111,7 +103,7 @@ async function inDocker(ctx: StageContext, workspace: string, commit: string): P
  * Setup: the repository into a workspace, installed and built, and a baseline of repeated test
  * runs telling stable tests from flaky and failing ones.
  */
-export async function setup(ctx: StageContext): Promise<StageOutcome> {
+export async function setup(ctx: StageContext): Promise<StageResult> {
   const done = ctx.store.stageSummary('setup');
   if (done) return { stage: 'setup', alreadyDone: true, ...done };
   const { profile, options, log } = ctx;
@@ -139,9 +131,8 @@ export async function setup(ctx: StageContext): Promise<StageOutcome> {
 
   const runs: TestResult[][] = [];
   let baselineMs = 0;
-  log.info(`setup: ${options.baselineRuns} baseline runs of the suite (${listed.length} test files listed)`);
-  const baselineProgress = new Progress('setup: baseline runs', options.baselineRuns, options.progress);
   for (let i = 1; i <= options.baselineRuns; i++) {
+    log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${listed.length} test files listed)`);
     const sandbox = await place.open();
     const run = await runSuites(sandbox, suites, { testFiles: listed, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() => place.close(sandbox));
     if (run.kind === 'timeout')
@@ -157,7 +148,6 @@ export async function setup(ctx: StageContext): Promise<StageOutcome> {
     }
     runs.push(run.results);
     baselineMs = Math.max(baselineMs, run.durationMs);
-    baselineProgress.tick();
   }
   // A runner that finds its own files is the authority on which files are tests.
   const testFiles = [...new Set([...listed, ...runs.flat().map((result) => result.file)])].sort();
@@ -207,7 +197,6 @@ export async function setup(ctx: StageContext): Promise<StageOutcome> {
   const timeoutMs = Math.round(profile.timeouts.factor * baselineMs + profile.timeouts.minimumMs);
   const stableFiles = [...new Set(baseline.filter((test) => test.verdict === 'stable').map((test) => test.file))];
   log.info(`setup: learning which functions each of ${stableFiles.length} test files executes`);
-  const coverageProgress = new Progress('setup: coverage', stableFiles.length, options.progress);
   const coverage = await learnCoverage({
     suites,
     testFiles,
@@ -218,7 +207,6 @@ export async function setup(ctx: StageContext): Promise<StageOutcome> {
     concurrency: options.concurrency,
     open: place.open,
     close: place.close,
-    onFile: (file) => coverageProgress.tick(file.measured ? 'measured' : 'not measured'),
   });
   const measured = coverage.testFiles.filter((test) => test.measured).length;
   const environment: Environment = {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { StageContext, StageOutcome } from './context.js';
+import type { StageContext, StageResult } from './context.js';
 import { UserError } from '../common/errors.js';
 import { stopProcessesIn } from '../common/process-alive.js';
 import { judgeWithRetries, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
@@ -138,7 +138,7 @@ function mostCommon(values: string[]): [string, number] {
  * Validate: each candidate runs the test suite in its own sandbox; it is kept when a stable test
  * fails, none times out, one still passes, and reverting it makes every failure pass again.
  */
-export async function validate(ctx: StageContext): Promise<StageOutcome> {
+export async function validate(ctx: StageContext): Promise<StageResult> {
   const { store, log, options } = ctx;
   const done = store.stageSummary('validate');
   // Complete verdicts answer a kill screen's question too; a kill screen's do not give tasks.

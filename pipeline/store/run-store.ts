@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { UserError } from '../common/errors.js';
 import { BaselineTest, Candidate, type Environment, ExportRecord, FailedTest, Issue, Verdict, type VerdictStatus } from './records.js';
-import { META, STAGE_SUMMARIES, type MetaKey, type MetaValue, type StageFindings, type StageName, type StageSummary } from './summaries.js';
+import { META, STAGE_SUMMARIES, type MetaKey, type MetaValue, type StageName, type StageSummary } from './summaries.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,7 +29,6 @@ function parseAll<T>(schema: z.ZodType<T>, rows: Array<{ record: string }>): T[]
 /** The run store: one SQLite file per run. Every stage reads its inputs and writes its outputs here. */
 export class RunStore {
   private readonly db: Database.Database;
-  private readonly begun = new Map<StageName, number>();
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -92,15 +91,8 @@ export class RunStore {
     return row ? (STAGE_SUMMARIES[name].parse(JSON.parse(row.summary)) as StageSummary<S>) : undefined;
   }
 
-  /** Marks the start of a stage in this process: finishStage records the wall time since, in whole ms rounded up. */
-  beginStage(name: StageName): void {
-    this.begun.set(name, performance.now());
-  }
-
-  finishStage<S extends StageName>(name: S, findings: StageFindings<S>): void {
-    const begun = this.begun.get(name);
-    if (begun === undefined) throw new Error(`the ${name} stage finished without having begun (run it with runStage)`);
-    const checked = STAGE_SUMMARIES[name].parse({ ...findings, durationMs: Math.ceil(performance.now() - begun) });
+  finishStage<S extends StageName>(name: S, summary: StageSummary<S>): void {
+    const checked = STAGE_SUMMARIES[name].parse(summary);
     this.db
       .prepare(
         'INSERT INTO stages (name, finished_at, summary) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET finished_at = excluded.finished_at, summary = excluded.summary',

@@ -64,27 +64,20 @@ export type SelfCheck = z.infer<typeof SelfCheck>;
 
 export const ExportSummary = ExportRecord.extend({ selfCheck: SelfCheck });
 
-/** What a stage reports, with its wall time in the invocation that finished it, which the store measures (see RunStore.beginStage). */
-const timed = <T extends z.ZodRawShape>(findings: z.ZodObject<T>) => findings.extend({ durationMs: z.number() });
-
 /** Each stage's summary schema, by stage name, in pipeline order. */
 export const STAGE_SUMMARIES = {
-  setup: timed(SetupSummary),
-  mutate: timed(MutateSummary),
-  validate: timed(ValidateSummary),
-  combine: timed(CombineSummary),
-  issues: timed(IssuesSummary),
-  export: timed(ExportSummary),
+  setup: SetupSummary,
+  mutate: MutateSummary,
+  validate: ValidateSummary,
+  combine: CombineSummary,
+  issues: IssuesSummary,
+  export: ExportSummary,
 } as const;
 export type StageName = keyof typeof STAGE_SUMMARIES;
 export type StageSummary<S extends StageName> = z.infer<(typeof STAGE_SUMMARIES)[S]>;
-/** What a stage hands the store when it finishes: its summary but its wall time. */
-export type StageFindings<S extends StageName> = Omit<StageSummary<S>, 'durationMs'>;
 
 /** What a stage returns: its summary, and whether an earlier invocation had already finished it (so this one did nothing). */
 export type StageResult = { [S in StageName]: { stage: S; alreadyDone: boolean } & StageSummary<S> }[StageName];
-/** What a stage's function returns, before the store's wall time is added (see runStage). */
-export type StageOutcome = { [S in StageName]: { stage: S; alreadyDone: boolean } & StageFindings<S> }[StageName];
 
 /**
  * The options a run was made with, each recorded once the stage it shapes has finished with it

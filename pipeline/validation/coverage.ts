@@ -20,8 +20,6 @@ export interface CoverageRequest {
   concurrency: number;
   open(): Promise<Sandbox>;
   close(sandbox: Sandbox): Promise<void>;
-  /** Called as each test file is done. */
-  onFile?(coverage: TestFileCoverage): void;
 }
 
 /**
@@ -39,7 +37,6 @@ export async function learnCoverage(request: CoverageRequest): Promise<CoverageM
     (file) => coverageOf(file, request),
     (_file, { coverage, loaded }) => {
       testFiles.push(coverage);
-      request.onFile?.(coverage);
       for (const [path, entry] of Object.entries(loaded)) for (const name of entry.known) (known[path] ??= new Set()).add(name);
     },
   );
