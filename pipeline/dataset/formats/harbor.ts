@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { PACKAGE_ROOT } from '../../common/paths.js';
 import type { RepoProfile } from '../../repo/profile.js';
@@ -178,6 +179,26 @@ const instruction = (instance: Instance) =>
   ].join('\n');
 
 /**
+ * The hidden test files as the test_patch writes them: it adds each in full, and tests that a build
+ * writes are in no commit, so the patch, not the history, is where they are.
+ */
+function hiddenTests(testPatch: string): (file: string) => Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'swesynth-hidden-'));
+  try {
+    execFileSync('git', ['apply', '--unsafe-paths', '-'], {
+      cwd: dir,
+      input: testPatch,
+      env: { ...process.env, GIT_CEILING_DIRECTORIES: dir },
+    });
+    const read = new Map<string, Buffer>();
+    for (const file of hiddenTestFiles(testPatch)) read.set(file, readFileSync(join(dir, file)));
+    return (file) => read.get(file)!;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * harbor/<id>/: a task folder in Harbor's format (instruction.md, task.toml, environment/,
  * tests/test.sh writing the reward, solution/solve.sh). Only environment/ reaches the agent's
  * container, and it holds the task's commit alone; tests/ and solution/ come in after the agent.
@@ -207,8 +228,8 @@ export const harbor: ExportFormat = {
         [`harbor/${id}/tests/tests.json`]: `${JSON.stringify({ FAIL_TO_PASS: testIdsOf(instance.FAIL_TO_PASS), PASS_TO_PASS: testIdsOf(instance.PASS_TO_PASS) }, null, 2)}\n`,
         [`harbor/${id}/solution/solve.sh`]: solveScript(instance),
       });
-      for (const file of hidden)
-        files[`harbor/${id}/tests/hidden/${file}`] = execFileSync('git', ['show', `${repo.commit}:${file}`], { cwd: repo.gitDir });
+      const contents = hiddenTests(instance.test_patch);
+      for (const file of hidden) files[`harbor/${id}/tests/hidden/${file}`] = contents(file);
     }
     return files;
   },
