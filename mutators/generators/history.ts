@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import type { CommitOrigin, HistoryFunnel, Site } from '../../pipeline/store/records.js';
+import { emptyHistoryFunnel, type CommitOrigin, type Site } from '../../pipeline/store/records.js';
 import { lineEdits } from '../diff.js';
 import { lineAt } from '../edits.js';
 import { whyNotMutable } from '../eligibility.js';
@@ -227,16 +227,7 @@ export const historyGenerator: BugGenerator = {
   strategies: () => [{ strategy: REVERT, family: HISTORY }],
   enabled: (settings) => settings.sources.includes('history'),
   async *propose(input) {
-    const funnel: HistoryFunnel = {
-      walked: 0,
-      merges: 0,
-      withSourceChange: 0,
-      renamed: 0,
-      tooLarge: 0,
-      formattingOnly: 0,
-      applying: 0,
-      unavailable: null,
-    };
+    const funnel = emptyHistoryFunnel();
     input.report.history = funnel;
     // A clone in the workspace has the history; a working tree copied into it has none, but the folder it came from may.
     const { location, cloned } = input.repository;

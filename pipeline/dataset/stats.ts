@@ -1,4 +1,4 @@
-import type { HistoryFunnel, VerdictStatus } from '../store/records.js';
+import { emptyHistoryFunnel, type HistoryFunnel, type VerdictStatus } from '../store/records.js';
 import type { RunStore } from '../store/run-store.js';
 
 /** One operator's way from proposed edits to tasks, in one repository or summed over several. */
@@ -105,16 +105,7 @@ function sumHistory(walks: ReadonlyArray<HistoryFunnel | null>): HistoryFunnel |
   const present = walks.filter((walk): walk is HistoryFunnel => walk !== null);
   if (present.length === 0) return null;
   const numbers = ['walked', 'merges', 'withSourceChange', 'renamed', 'tooLarge', 'formattingOnly', 'applying'] as const;
-  const total: HistoryFunnel = {
-    walked: 0,
-    merges: 0,
-    withSourceChange: 0,
-    renamed: 0,
-    tooLarge: 0,
-    formattingOnly: 0,
-    applying: 0,
-    unavailable: null,
-  };
+  const total = emptyHistoryFunnel();
   for (const walk of present) for (const key of numbers) total[key] += walk[key];
   const reasons = present.map((walk) => walk.unavailable).filter((reason) => reason !== null);
   total.unavailable = reasons.length === present.length ? reasons[0]! : null;

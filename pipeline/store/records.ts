@@ -256,3 +256,15 @@ export const HistoryFunnel = z.object({
   unavailable: z.string().nullable(),
 });
 export type HistoryFunnel = z.infer<typeof HistoryFunnel>;
+
+/** A walk that has counted nothing yet. */
+export const emptyHistoryFunnel = (): HistoryFunnel => ({
+  walked: 0,
+  merges: 0,
+  withSourceChange: 0,
+  renamed: 0,
+  tooLarge: 0,
+  formattingOnly: 0,
+  applying: 0,
+  unavailable: null,
+});
