@@ -246,6 +246,15 @@ export const OPTIONS = {
     shapes: 'setup',
     description: 'times the test suite runs at setup to find flaky tests',
   }),
+  slowTest: option({
+    type: z.number('expected a number').min(0, 'expected a number of seconds, 0 or more'),
+    default: 30,
+    flag: '--slow-test <seconds>',
+    config: true,
+    shapes: 'setup',
+    description:
+      'a test that takes longer at the first baseline run is set aside: left out of every later run, where its runner can leave one test out (0: none)',
+  }),
   scheduler: option({
     type: z.enum(['in-process', 'bullmq']),
     default: 'in-process',
@@ -490,6 +499,7 @@ export function runOptionsFrom(values: OptionValues, dataset: string) {
     docker: dockerOf(values),
     combine: values.combine,
     baselineRuns: values.baselineRuns,
+    slowTestMs: values.slowTest * 1000,
     wholeSuite: values.wholeSuite,
     killOnly: values.killOnly,
     scheduler: values.scheduler,

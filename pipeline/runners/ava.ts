@@ -23,7 +23,8 @@ export const ava: RunnerAdapter = {
   },
   package: 'ava',
   isolatesFiles: true,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  skipsTests: true,
+  command({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools }) {
     return {
       // node runs the repository's own ava, with the preload in its main process.
       file: tools.node,
@@ -36,6 +37,8 @@ export const ava: RunnerAdapter = {
         '--no-fail-fast',
         // ava's timeout is for inactivity: no test finishing within it ends the run.
         `--timeout=${Math.floor(timeoutMs * 0.8)}`,
+        // ava runs the tests whose title no `!` pattern matches (its titles have no describe path).
+        ...[...new Set(skip.map((test) => test.titlePath.join(' ')))].map((title) => `--match=!${title}`),
         ...args,
         // Without files ava runs its configured globs; swesynth names the files it means.
         ...(only ?? testFiles),

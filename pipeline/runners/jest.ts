@@ -1,5 +1,6 @@
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
+import { allBut, fullNames } from './skip.js';
 import { jestDetection } from './jest-detection.js';
 import { majorOf } from './version.js';
 
@@ -13,9 +14,10 @@ export const jest: RunnerAdapter = {
   vocabulary: { modules: ['@jest/globals'], testFunctions: ['it', 'test'], assertions: [], expectations: ['expect'] },
   package: 'jest',
   isolatesFiles: true,
+  skipsTests: true,
   findsTestFiles: true,
   warmServer: 'jest-warm.cjs',
-  command({ only, args, reportFile, timeoutMs, version }) {
+  command({ only, args, skip = [], reportFile, timeoutMs, version }) {
     return {
       file: 'node_modules/.bin/jest',
       args: [
@@ -33,6 +35,8 @@ export const jest: RunnerAdapter = {
         ...(supportsTestTimeout(majorOf(version)) ? [`--testTimeout=${Math.floor(timeoutMs * 0.8)}`] : []),
         // Jest waits for handles a test left open (a timer, a socket) before it exits; the report is written by then.
         '--forceExit',
+        // Jest runs the tests whose full name (describe titles and title, joined by spaces) matches.
+        ...(skip.length > 0 ? [`--testNamePattern=${allBut(fullNames(skip, ' '))}`] : []),
         ...args,
         // Paths, not the regular expressions jest otherwise takes file arguments for.
         ...(only ? ['--runTestsByPath', ...only] : []),

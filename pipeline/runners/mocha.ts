@@ -1,5 +1,6 @@
 import { parseJsonLines } from './json-lines.js';
 import type { RunnerAdapter } from './types.js';
+import { exactly, fullNames } from './skip.js';
 import { majorOf } from './version.js';
 import { mochaDetection } from './mocha-detection.js';
 
@@ -16,7 +17,8 @@ export const mocha: RunnerAdapter = {
   vocabulary: { modules: ['mocha'], testFunctions: ['it', 'test'], assertions: [], expectations: [] },
   package: 'mocha',
   isolatesFiles: false,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
+  skipsTests: true,
+  command({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools, version }) {
     const major = majorOf(version) ?? Infinity;
     return {
       file: 'node_modules/.bin/mocha',
@@ -33,6 +35,8 @@ export const mocha: RunnerAdapter = {
         // runs came with mocha 8, and mocha 5 cannot turn bail off (only its mocha.opts can turn it on).
         ...(major >= 8 ? ['--no-parallel'] : []),
         ...(major >= 6 ? ['--no-bail'] : []),
+        // Mocha leaves out the tests whose full title (suite titles and title, joined by spaces) matches.
+        ...(skip.length > 0 ? ['--grep', exactly(fullNames(skip, ' ')), '--invert'] : []),
         ...args,
         ...(only ?? testFiles),
       ],

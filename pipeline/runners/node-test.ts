@@ -1,9 +1,23 @@
 import { parseJsonLines } from './json-lines.js';
-import type { RunnerAdapter } from './types.js';
+import type { NamedTest, RunnerAdapter } from './types.js';
+import { allBut, exactly, fullNames } from './skip.js';
 import { nodeTestDetection } from './node-test-detection.js';
 
 /**
- * node:test as the toolchain's Node.js runs it. Node 20 and 22 take the same arguments and the
+ * Node 22.1 skips the tests whose full name (describe names and title, joined by spaces) a pattern
+ * matches. Node 20 has only a pattern of tests to run, and runs every test whose own name, full
+ * name or any ancestor's name matches it (the root's is `<root>`): so neither the tests nor the
+ * suites around them nor the root may match.
+ */
+function skipping(skip: NamedTest[], major: number, minor: number): string[] {
+  if (major > 22 || (major === 22 && minor >= 1)) return [`--test-skip-pattern=${exactly(fullNames(skip, ' '))}`];
+  // Each test and each suite around it, by its own name and by its full name.
+  const names = skip.flatMap((test) => test.titlePath.flatMap((title, depth) => [title, test.titlePath.slice(0, depth + 1).join(' ')]));
+  return [`--test-name-pattern=${allBut(['<root>', ...names])}`];
+}
+
+/**
+ * node:test as the toolchain's Node.js runs it. Node 20 and 22 take the same arguments (but for leaving tests out) and the
  * reporter reads both (they name a crashed file differently); a Node.js older than 20.11 has no
  * test timeout of its own, and a hanging test there ends only when the run is killed.
  */
@@ -33,7 +47,8 @@ export const nodeTest: RunnerAdapter = {
     expectations: [],
   },
   isolatesFiles: true,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  skipsTests: true,
+  command({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools }) {
     const [major = Infinity, minor = Infinity] =
       tools.nodeVersion === null ? [] : tools.nodeVersion.replace(/^v/, '').split('.').map(Number);
     return {
@@ -44,6 +59,7 @@ export const nodeTest: RunnerAdapter = {
         `--test-reporter-destination=${reportFile}`,
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.
         ...(major > 20 || (major === 20 && minor >= 11) ? [`--test-timeout=${Math.floor(timeoutMs * 0.8)}`] : []),
+        ...(skip.length > 0 ? skipping(skip, major, minor) : []),
         ...args,
         // Node 20's runner does not expand globs (Node 22's does): it is given the files.
         ...(only ?? testFiles),

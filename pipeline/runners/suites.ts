@@ -88,7 +88,10 @@ export function filesToRun(suites: Suite[], testFiles: string[], files: string[]
   return widened.size === testFiles.length ? undefined : [...widened].sort();
 }
 
-/** What runSuites takes: a test request whose runner arguments and folder come from each suite. */
+/**
+ * What runSuites takes: a test request whose runner arguments and folder come from each suite;
+ * its tests to skip are repository-relative, and reach only the runners that can skip a test.
+ */
 export type SuitesRequest = Omit<TestRequest, 'args' | 'cwd'>;
 
 /**
@@ -110,8 +113,12 @@ export async function runSuites(sandbox: Sandbox, suites: Suite[], request: Suit
     if (only?.length === 0) continue;
     const timeoutMs = Math.round(request.timeoutMs - (performance.now() - started));
     if (timeoutMs <= 0) return { kind: 'timeout', durationMs };
+    const skip = suite.adapter.skipsTests
+      ? (request.skip ?? []).filter((test) => owned(test.file)).map((test) => ({ ...test, file: withinSuite(suite, test.file) }))
+      : [];
     const run = await runTests(sandbox, suite.adapter, {
       ...request,
+      skip,
       timeoutMs,
       testFiles: request.testFiles.filter(owned).map((file) => withinSuite(suite, file)),
       ...(only ? { only: only.map((file) => withinSuite(suite, file)) } : {}),

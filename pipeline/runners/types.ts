@@ -38,6 +38,11 @@ export interface RunnerRequest {
   only?: string[];
   /** Extra runner arguments from the repo profile (a config file, an exclusion). */
   args: string[];
+  /**
+   * Tests set aside (too slow to run for every candidate), by file and title path: an adapter
+   * that `skipsTests` leaves them out of the run; they are never in its report as passing.
+   */
+  skip?: NamedTest[];
   /** Where the runner's machine-readable report goes (absolute, inside the sandbox). */
   reportFile: string;
   timeoutMs: number;
@@ -47,6 +52,12 @@ export interface RunnerRequest {
    * read; an adapter passes only the flags and reporter that this version understands.
    */
   version: string | null;
+}
+
+/** A test by its file (relative to where the runner starts) and its describe path and title. */
+export interface NamedTest {
+  file: string;
+  titlePath: string[];
 }
 
 export const RUNNER_NAMES = ['node-test', 'jest', 'vitest', 'mocha', 'tap', 'tape', 'ava', 'jasmine', 'nodeunit', 'uvu', 'script'] as const;
@@ -108,6 +119,8 @@ export interface RunnerAdapter {
    * change what another sees (mocha, tape, jasmine, nodeunit and uvu load every file into one process).
    */
   isolatesFiles: boolean;
+  /** Whether `command` can leave single tests out of a run, by title (`RunnerRequest.skip`). */
+  skipsTests?: boolean;
   /**
    * Whether a run with no files named finds the suite's files from the runner's own
    * configuration; the profile's test globs then only add to the files its report names.

@@ -1,5 +1,6 @@
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
+import { allBut, fullNames } from './skip.js';
 import { vitestDetection } from './vitest-detection.js';
 import { majorOf } from './version.js';
 
@@ -19,9 +20,10 @@ export const vitest: RunnerAdapter = {
   vocabulary: { modules: ['vitest'], testFunctions: ['it', 'test'], assertions: [], expectations: ['expect'] },
   package: 'vitest',
   isolatesFiles: true,
+  skipsTests: true,
   findsTestFiles: true,
   warmServer: 'vitest-warm.mjs',
-  command({ only, args, reportFile, timeoutMs, tools, version }) {
+  command({ only, args, skip = [], reportFile, timeoutMs, tools, version }) {
     // Tests' and hooks' own timeouts fire before the process is killed, so an async hang is reported as such.
     const timeout = Math.floor(timeoutMs * 0.8);
     const major = majorOf(version);
@@ -38,6 +40,8 @@ export const vitest: RunnerAdapter = {
         '--bail=0',
         `--testTimeout=${timeout}`,
         ...(supportsHookTimeout(major) ? [`--hookTimeout=${timeout}`] : []),
+        // Vitest runs the tests whose full name matches: titles joined by spaces, by ' > ' from vitest 5.
+        ...(skip.length > 0 ? [`--testNamePattern=${allBut(fullNames(skip, (major ?? 0) >= 5 ? ' > ' : ' '))}`] : []),
         ...args,
         // Vitest takes file arguments as filters on its configured test files.
         ...(only ?? []),

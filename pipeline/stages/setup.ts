@@ -4,7 +4,7 @@ import type { StageContext, StageResult } from './context.js';
 import { learnCoverage } from '../validation/coverage.js';
 import { UserError } from '../common/errors.js';
 import { BaselineTest, type Environment } from '../store/records.js';
-import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
+import { listTestFiles, runSuites, type Suite, suiteOfFile, suitesOf } from '../runners/suites.js';
 import type { TestResult } from '../runners/types.js';
 import { connectEngine, DockerSandbox } from '../sandbox/docker.js';
 import { copyDependenciesOut, environmentImage } from '../sandbox/images.js';
@@ -40,6 +40,28 @@ function commonFailures(results: TestResult[]): string {
   }
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
   return top.length === 0 ? '' : `; the failures most often say: ${top.map(([message, count]) => `"${message}" (${count})`).join(', ')}`;
+}
+
+/**
+ * The tests of a baseline run that took `slowTestMs` or longer and whose runner can leave one test
+ * out: each would make every candidate's run that long. Slow tests of other runners stay, with a warning.
+ */
+function slowTests(results: TestResult[], suites: Suite[], slowTestMs: number, log: StageContext['log']): Environment['setAside'] {
+  const slow = results.filter((test) => test.status !== 'skip' && test.durationMs >= slowTestMs);
+  const skippable = slow.filter((test) => suiteOfFile(suites, test.file)?.adapter.skipsTests);
+  const seconds = (test: TestResult) => `${test.id} (${(test.durationMs / 1000).toFixed(1)} s)`;
+  if (skippable.length > 0)
+    log.info(
+      `setup: setting aside ${skippable.length} test${skippable.length === 1 ? '' : 's'} slower than ${slowTestMs / 1000} s, ` +
+        `left out of every later run: ${skippable.map(seconds).join('; ')}`,
+    );
+  const kept = slow.filter((test) => !skippable.includes(test));
+  if (kept.length > 0)
+    log.warn(
+      `setup: ${kept.map(seconds).join('; ')} ${kept.length === 1 ? 'is' : 'are'} slower than ${slowTestMs / 1000} s, and ` +
+        `${kept.length === 1 ? 'its' : 'their'} runner cannot leave one test out: every candidate its file covers waits for it`,
+    );
+  return skippable.map(({ id, file, titlePath, durationMs }) => ({ id, file, titlePath, durationMs: Math.round(durationMs) }));
 }
 
 /** Classifies each test across the baseline runs. */
@@ -129,12 +151,16 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   }
   listed.sort();
 
-  const runs: TestResult[][] = [];
+  let runs: TestResult[][] = [];
   let baselineMs = 0;
+  let setAside: Environment['setAside'] = [];
   for (let i = 1; i <= options.baselineRuns; i++) {
     log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${listed.length} test files listed)`);
     const sandbox = await place.open();
-    const run = await runSuites(sandbox, suites, { testFiles: listed, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() => place.close(sandbox));
+    const skip = setAside.map(({ file, titlePath }) => ({ file, titlePath }));
+    const run = await runSuites(sandbox, suites, { testFiles: listed, skip, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() =>
+      place.close(sandbox),
+    );
     if (run.kind === 'timeout')
       throw new UserError(
         `the test suite did not finish within ${BASELINE_TIMEOUT_MS / 60_000} minutes`,
@@ -148,6 +174,11 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     }
     runs.push(run.results);
     baselineMs = Math.max(baselineMs, run.durationMs);
+    if (i === 1 && setAside.length === 0 && options.slowTestMs > 0) {
+      setAside = slowTests(run.results, suites, options.slowTestMs, log);
+      // The baseline starts over without them, so that every run it counts is one like a candidate's.
+      if (setAside.length > 0) [runs, baselineMs, i] = [[], 0, 0];
+    }
   }
   // A runner that finds its own files is the authority on which files are tests.
   const testFiles = [...new Set([...listed, ...runs.flat().map((result) => result.file)])].sort();
@@ -160,6 +191,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     flaky: count('flaky'),
     failing: count('failing'),
     skipped: count('skipped'),
+    setAside: setAside.length,
     baselineMs: Math.round(baselineMs),
     baseCommit,
     ...place.summary,
@@ -201,6 +233,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     suites,
     testFiles,
     only: stableFiles,
+    skip: setAside,
     env: profile.env,
     // Coverage slows a run down; a file alone must still finish well within the suite's own limit.
     timeoutMs: 2 * timeoutMs,
@@ -218,6 +251,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     baselineRuns: options.baselineRuns,
     baselineMs,
     timeoutMs,
+    setAside,
     sandbox: options.sandbox,
     image: place.image,
   };

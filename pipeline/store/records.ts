@@ -16,6 +16,11 @@ export const Environment = z.object({
   baselineMs: z.number(),
   /** Time allowed for one candidate's test run. */
   timeoutMs: z.number().int(),
+  /**
+   * Tests set aside at setup as too slow to run for every candidate (file repository-relative),
+   * with their time at the first baseline run: no later run runs them.
+   */
+  setAside: z.array(z.object({ id: z.string(), file: z.string(), titlePath: z.array(z.string()), durationMs: z.number() })).default([]),
   /** Where commands run: the local machine, or containers from the environment image. */
   sandbox: z.enum(['local', 'docker']).default('local'),
   image: z.string().nullable().default(null),

@@ -8,6 +8,8 @@ export const SetupSummary = z.object({
   flaky: z.number().int(),
   failing: z.number().int(),
   skipped: z.number().int(),
+  /** Tests set aside as too slow to run for every candidate (Environment.setAside names them). */
+  setAside: z.number().int().default(0),
   baselineMs: z.number(),
   baseCommit: z.string(),
   /** The Node.js version the baseline ran on; null when an image cannot tell. */
@@ -87,6 +89,7 @@ export const RunShape = z
   .object({
     sandbox: Environment.shape.sandbox,
     baselineRuns: z.number().int(),
+    slowTest: z.number(),
     seed: z.number().int(),
     operators: z.array(z.string()),
     /** Caps as given: 0 means no cap. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoverageMap, TestFileCoverage } from '../store/records.js';
 import { runSuites, type Suite } from '../runners/suites.js';
 import type { Sandbox } from '../sandbox/types.js';
+import type { NamedTest } from '../runners/types.js';
 import { runConcurrently } from '../scheduling/in-process.js';
 
 interface LoadedFile {
@@ -14,6 +15,8 @@ export interface CoverageRequest {
   /** The repository's test files, and those of them to measure (the ones with stable tests). */
   testFiles: string[];
   only: string[];
+  /** Tests set aside at setup, which no run runs. */
+  skip: NamedTest[];
   /** The profile's environment, whose NODE_OPTIONS the coverage preload joins. */
   env: Record<string, string>;
   timeoutMs: number;
@@ -62,6 +65,7 @@ async function coverageOf(
     const run = await runSuites(sandbox, request.suites, {
       testFiles: request.testFiles,
       only: [file],
+      skip: request.skip,
       timeoutMs: request.timeoutMs,
       env: { NODE_V8_COVERAGE: `${sandbox.root}/${dir}`, NODE_OPTIONS: nodeOptions },
     });

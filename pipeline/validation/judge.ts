@@ -295,7 +295,11 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
     environment,
     suites: suitesOf(profile),
     // The reference way starts every run cold, as a fresh process.
-    request: { testFiles: environment.testFiles, warm: !spec.wholeSuite },
+    request: {
+      testFiles: environment.testFiles,
+      skip: environment.setAside.map(({ file, titlePath }) => ({ file, titlePath })),
+      warm: !spec.wholeSuite,
+    },
     stable: spec.stable,
     killOnly: spec.killOnly,
     select: runsOf(spec),

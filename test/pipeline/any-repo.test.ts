@@ -117,6 +117,46 @@ describe('init checks the profile it writes', () => {
   });
 });
 
+describe('a suite with a slow test', () => {
+  it('sets the slow test aside after the first baseline run, and no later run waits for it', async () => {
+    const runDir = join(tempDir('run'), 'run');
+    const run = await swesynth([
+      'run',
+      copyFixture('slow-test'),
+      '--run-dir',
+      runDir,
+      '--out',
+      tempDir('out'),
+      '--slow-test',
+      '1.5',
+      '--baseline-runs',
+      '2',
+      '--max-candidates',
+      '6',
+      '--json',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const slow = 'test/wrap.test.js::wrap > stays fast on long texts';
+    expect(run.stderr).toContain(`setting aside 1 test slower than 1.5 s, left out of every later run: ${slow}`);
+    const stages = (
+      JSON.parse(run.stdout) as {
+        stages: Array<{ stage: string; path?: string; setAside?: number; stable?: number }>;
+      }
+    ).stages;
+    const setup = stages.find((stage) => stage.stage === 'setup')!;
+    expect(setup.setAside).toBe(1);
+    // The baseline runs it counts are without it: the other four are the stable tests.
+    expect(setup.stable).toBe(4);
+    const instances = readFileSync(join(stages.find((stage) => stage.stage === 'export')!.path!, 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { FAIL_TO_PASS: string; PASS_TO_PASS: string });
+    expect(instances.length).toBeGreaterThan(0);
+    for (const instance of instances)
+      expect([...JSON.parse(instance.FAIL_TO_PASS), ...JSON.parse(instance.PASS_TO_PASS)]).not.toContain(slow);
+  });
+});
+
 describe('a small suite', () => {
   it('keeps a bug that fails every test on its own checks, and not one that stops the module from loading', async () => {
     const out = tempDir('out');

@@ -129,6 +129,25 @@ describe.each(CASES.map((contract) => ({ ...contract, ids: idsOf(contract) })))(
     expect(byId.get(ids.adds)?.status).toBe('pass');
   });
 
+  it.skipIf(!adapter.skipsTests)('leaves set-aside tests out of a run, by file and title path, and no other', async () => {
+    const byId = await results(basicFiles);
+    const setAside = [byId.get(ids.adds)!, byId.get(ids.typeError)!].map(({ file, titlePath }) => ({ file, titlePath }));
+    const outcome = await runTests(sandbox, adapter, {
+      testFiles: basicFiles,
+      only: basicFiles,
+      skip: setAside,
+      args: contract.args,
+      timeoutMs: 30_000,
+    });
+    if (outcome.kind !== 'results') throw new Error(`expected results, got ${JSON.stringify(outcome)}`);
+    const after = new Map(outcome.results.map((result) => [result.id, result.status]));
+    // Left out: not run at all, or reported as skipped.
+    expect(after.get(ids.adds) ?? 'skip').toBe('skip');
+    expect(after.get(ids.typeError) ?? 'skip').toBe('skip');
+    expect(after.get(ids.failing)).toBe('fail');
+    if (ids.otherAdds) expect(after.get(ids.otherAdds)).toBe('pass');
+  });
+
   it('reports a test that never finishes as timed out', async () => {
     // Room for a slow runner to start (tap boots a loader) before the test's own timeout fires.
     const outcome = await run([contract.hang], 8_000);
@@ -142,6 +161,7 @@ describe.each(CASES.map((contract) => ({ ...contract, ids: idsOf(contract) })))(
       suites: [{ path: '', name: contract.fixture, adapter, args: contract.args, tests: [] }],
       testFiles: [...basicFiles, contract.crash, contract.hang],
       only: [contract.basic],
+      skip: [],
       env: {},
       timeoutMs: 30_000,
       concurrency: 1,
