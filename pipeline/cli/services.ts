@@ -138,7 +138,8 @@ export async function evaluateDataset(
   await removeOrphans(flags.workDir, GRADING);
   const workDir = ownedFolder(flags.workDir, GRADING, 'tasks');
   try {
-    return await evaluate(graded, predictions, { workspaceOf, profileOf, workDir, concurrency: flags.concurrency });
+    const setAsideOf = (name: string) => repos.find((each) => each.name === name)!.setAside;
+    return await evaluate(graded, predictions, { workspaceOf, profileOf, setAsideOf, workDir, concurrency: flags.concurrency });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

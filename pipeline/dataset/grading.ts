@@ -8,6 +8,7 @@ import { readDataset } from './read.js';
 import { UserError } from '../common/errors.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
+import type { NamedTest } from '../runners/types.js';
 import { LocalSandbox } from '../sandbox/local.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
 import { runConcurrently } from '../scheduling/in-process.js';
@@ -61,6 +62,8 @@ export interface EvaluateOptions {
   /** A clean workspace of the repository at the instances' base_commit, installed. */
   workspaceOf(repo: string): Promise<string>;
   profileOf(repo: string): RepoProfile;
+  /** Tests set aside at setup, which no grading run runs (none when absent). */
+  setAsideOf?(repo: string): NamedTest[];
   /** Where the task trees are made; each is removed once graded. */
   workDir: string;
   /** Predictions graded at once (default: the CPU count). */
@@ -85,7 +88,7 @@ function patchedPaths(patch: string): string[] {
   return [...paths];
 }
 
-type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'workDir' | 'timeoutMs'>>;
+type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'workDir' | 'timeoutMs'>>;
 
 function verdict(prediction: Prediction, status: Status, fields: Partial<InstanceResult> = {}): InstanceResult {
   return {
@@ -140,7 +143,8 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
       }
     }
     const files = [...new Set([...failToPass, ...passToPass].map(fileOf))].sort();
-    const run = await runSuites(sandbox, suites, { testFiles: files, only: files, timeoutMs: ctx.timeoutMs });
+    const skip = ctx.setAsideOf(instance.repo);
+    const run = await runSuites(sandbox, suites, { testFiles: files, only: files, skip, timeoutMs: ctx.timeoutMs });
     if (run.kind === 'timeout')
       return verdict(prediction, 'error', { ...graded, detail: `the tests did not finish within ${ctx.timeoutMs} ms` });
     if (run.kind === 'broken')
@@ -193,6 +197,7 @@ export async function evaluate(
       return workspaces.get(repo)!;
     },
     profileOf: options.profileOf,
+    setAsideOf: options.setAsideOf ?? (() => []),
     workDir: await realpath(options.workDir),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };

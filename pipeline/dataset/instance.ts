@@ -62,6 +62,8 @@ export const DatasetRepo = z.object({
   commit: z.string(),
   image: z.string().nullable(),
   profile: RepoProfile,
+  /** Tests set aside at setup as too slow (by file and title path): grading leaves them out, as validation did. */
+  setAside: z.array(z.object({ file: z.string(), titlePath: z.array(z.string()) })).default([]),
 });
 export type DatasetRepo = z.infer<typeof DatasetRepo>;
 

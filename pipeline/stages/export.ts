@@ -105,6 +105,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       commit: environment.baseCommit,
       image: environment.image,
       profile: { ...profile, url: ctx.location },
+      setAside: environment.setAside.map(({ file, titlePath }) => ({ file, titlePath })),
     },
     gitDir: environment.workspace,
     testTimeoutMs: environment.timeoutMs,
@@ -162,6 +163,7 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
       return workspaces.get(repo)!;
     };
     const profileOf = (repo: string): RepoProfile => byRepo.get(repo)!.profile;
+    const setAsideOf = (repo: string) => byRepo.get(repo)!.store.environment().setAside;
     const { options, log, runDir } = runs[0]!;
     const workDir = join(runDir, 'self-check');
     const grade = async (label: string, patchOf: (instance: Instance) => string) => {
@@ -170,7 +172,13 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
         model_name_or_path: `self-check:${label}`,
         model_patch: patchOf(instance),
       }));
-      const report = await evaluate(instances, predictions, { workspaceOf, profileOf, workDir, concurrency: options.concurrency });
+      const report = await evaluate(instances, predictions, {
+        workspaceOf,
+        profileOf,
+        setAsideOf,
+        workDir,
+        concurrency: options.concurrency,
+      });
       const unresolved = report.instances
         .filter((result) => result.status !== 'resolved')
         .slice(0, 10)

@@ -147,13 +147,17 @@ describe('a suite with a slow test', () => {
     expect(setup.setAside).toBe(1);
     // The baseline runs it counts are without it: the other four are the stable tests.
     expect(setup.stable).toBe(4);
-    const instances = readFileSync(join(stages.find((stage) => stage.stage === 'export')!.path!, 'instances.jsonl'), 'utf8')
+    const exported = stages.find((stage) => stage.stage === 'export')!;
+    const instances = readFileSync(join(exported.path!, 'instances.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { FAIL_TO_PASS: string; PASS_TO_PASS: string });
     expect(instances.length).toBeGreaterThan(0);
     for (const instance of instances)
       expect([...JSON.parse(instance.FAIL_TO_PASS), ...JSON.parse(instance.PASS_TO_PASS)]).not.toContain(slow);
+    // Grading leaves it out too: the self-check did, and `swesynth eval` reads it from the manifest.
+    const manifest = JSON.parse(readFileSync(join(exported.path!, 'manifest.json'), 'utf8')) as { repos: Array<{ setAside: unknown }> };
+    expect(manifest.repos[0]!.setAside).toEqual([{ file: 'test/wrap.test.js', titlePath: ['wrap', 'stays fast on long texts'] }]);
   });
 });
 
