@@ -2,24 +2,46 @@ import { parse, type ParserPlugin } from '@babel/parser';
 import type { File } from '@babel/types';
 import type { SourceFile } from './types.js';
 
-function pluginsFor(path: string): ParserPlugin[] {
-  if (/\.[cm]?tsx$/.test(path)) return ['typescript', 'jsx', 'decorators-legacy'];
-  if (/\.[cm]?ts$/.test(path)) return ['typescript', 'decorators-legacy'];
-  return ['jsx', 'decorators-legacy'];
+/** The grammars a file may be written in, tried in order: JavaScript that does not parse as such may be Flow. */
+function grammarsFor(path: string): ParserPlugin[][] {
+  if (/\.[cm]?tsx$/.test(path)) return [['typescript', 'jsx', 'decorators-legacy']];
+  if (/\.[cm]?ts$/.test(path)) return [['typescript', 'decorators-legacy']];
+  return [
+    ['jsx', 'decorators-legacy'],
+    ['jsx', 'flow', 'decorators-legacy'],
+  ];
 }
 
-/** Parses JavaScript or TypeScript (chosen by extension); throws a SyntaxError with a location. */
+/**
+ * Parses JavaScript (plain, JSX or with Flow types) or TypeScript, chosen by extension; throws the
+ * first grammar's SyntaxError, with a location, when none parses it.
+ */
 export function parseSource(path: string, text: string): SourceFile {
-  const ast: File = parse(text, {
+  const [first, ...others] = grammarsFor(path).map((plugins) => () => parseWith(path, text, plugins));
+  try {
+    return { path, text, ast: first!() };
+  } catch (error) {
+    for (const other of others) {
+      try {
+        return { path, text, ast: other() };
+      } catch {
+        // the first grammar's error says more about a file that is simply broken
+      }
+    }
+    throw error;
+  }
+}
+
+function parseWith(path: string, text: string, plugins: ParserPlugin[]): File {
+  return parse(text, {
     sourceType: 'unambiguous',
     sourceFilename: path,
-    plugins: pluginsFor(path),
+    plugins,
     allowReturnOutsideFunction: true,
     allowAwaitOutsideFunction: true,
     allowImportExportEverywhere: true,
     errorRecovery: false,
   });
-  return { path, text, ast };
 }
 
 /** True when `text` is still valid code for the file's language. */

@@ -14,7 +14,7 @@
 // interrupted measurement resumes. --report prints the markdown table.
 //
 //   node bench/sample/measure.mjs --swesynth <dir> --label before [--phase all|own|swesynth] [--only owner/name]
-//        [--work /work/sample-runs] [--progress <file.md>] [--report] [--redo]
+//        [--work /work/sample-runs] [--progress <file.md>] [--report] [--redo] [--run-minutes 20]
 import { spawn, execFileSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 
 const MINUTE = 60_000;
 // init runs install, build and a probe with its own 5-minute limit: the harness waits longer, so swesynth's message shows.
-const LIMITS = { installMs: 10 * MINUTE, testMs: 10 * MINUTE, initMs: 10 * MINUTE, runMs: 20 * MINUTE };
+const LIMITS = { installMs: 10 * MINUTE, testMs: 10 * MINUTE, initMs: 10 * MINUTE, runMs: 0 };
 const MAX_CANDIDATES = 30;
 const here = new URL('.', import.meta.url).pathname;
 
@@ -38,8 +38,11 @@ const { values: flags } = parseArgs({
     progress: { type: 'string' },
     report: { type: 'boolean', default: false },
     redo: { type: 'boolean', default: false },
+    'run-minutes': { type: 'string', default: '20' },
   },
 });
+// `swesynth run` may take this long; a large suite (thousands of tests) needs more than the default.
+LIMITS.runMs = Number(flags['run-minutes']) * MINUTE;
 if (!flags.label) throw new Error('--label <name> is required (results go to results-<label>.json)');
 const resultsPath = join(here, `results-${flags.label}.json`);
 const sample = JSON.parse(readFileSync(flags.sample, 'utf8'));
