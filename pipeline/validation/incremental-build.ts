@@ -1,7 +1,28 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { ts } from 'ts-morph';
 import { tsMorph } from '../common/ts-morph.js';
+import type { Sandbox } from '../sandbox/types.js';
+import type { CoverageMap } from '../store/records.js';
+import { loadedAs } from './test-selection.js';
+
+/**
+ * Rebuilding one changed source file on its own, in place of the repository's whole build, where
+ * that gives exactly what the build gives: checked per file against the build's own output.
+ */
+export interface SingleFileBuild {
+  /** With the sandbox still clean: whether building `file` (its clean `text`) alone gives what the build wrote. */
+  reproduces(sandbox: Sandbox, file: string, text: string): Promise<boolean>;
+  /** Writes the output of `file`, whose text is now `text`, where the build writes it. */
+  write(sandbox: Sandbox, file: string, text: string): Promise<void>;
+}
+
+/** The single-file build for a repository's build command, or null when it has none. */
+export function singleFileBuild(workspace: string, build: string, coverage: CoverageMap): SingleFileBuild | null {
+  return TranspileBuild.of(workspace, build) ?? BabelBuild.of(workspace, coverage);
+}
 
 /** A step of a build command that only clears the previous output. */
 const CLEAN_STEP = /^(npx\s+)?(rimraf|rm\s+-r?f?r?)\s/;
@@ -12,7 +33,7 @@ const TSC_STEP = /^(npx\s+)?tsc(\s+(-p|--project)\s+(\S+))?\s*$/;
  * compiler: the file is transpiled alone and its output written where tsc writes it. A full
  * tsc run type-checks the whole program for seconds; this takes milliseconds.
  */
-export class TranspileBuild {
+export class TranspileBuild implements SingleFileBuild {
   private constructor(
     private readonly workspace: string,
     private readonly config: ts.ParsedCommandLine,
@@ -69,5 +90,67 @@ export class TranspileBuild {
     const map = outputs.find((output) => output.endsWith('.map') && !output.endsWith('.d.ts.map'));
     if (map && result.sourceMapText) emitted.set(relative(this.workspace, map), result.sourceMapText);
     return emitted;
+  }
+  async reproduces(sandbox: Sandbox, file: string, text: string): Promise<boolean> {
+    const emitted = this.emit(file, text);
+    if (!emitted) return false;
+    for (const [output, expected] of emitted) if ((await sandbox.readFile(output).catch(() => undefined)) !== expected) return false;
+    return true;
+  }
+
+  async write(sandbox: Sandbox, file: string, text: string): Promise<void> {
+    for (const [output, emitted] of this.emit(file, text)!) await sandbox.writeFile(output, emitted);
+  }
+}
+
+const BABEL_FOLDER = /^swesynth-babel-folder:(.*)$/m;
+
+/**
+ * Rebuilds a changed source file with the repository's own Babel (`babel src -d lib`, in a script
+ * or a Makefile alike), in the sandbox: the file's built outputs that the tests loaded at setup
+ * are written again from it. Babel loads the repository's config, which is its code: it runs in
+ * the sandbox, never in swesynth.
+ */
+export class BabelBuild implements SingleFileBuild {
+  /** The folder (repository-relative) Babel reproduced each checked file from. */
+  private readonly folders = new Map<string, string>();
+
+  private constructor(private readonly loaded: string[]) {}
+
+  static of(workspace: string, coverage: CoverageMap): BabelBuild | null {
+    if (!existsSync(join(workspace, 'node_modules', '@babel', 'core', 'package.json'))) return null;
+    return new BabelBuild(Object.keys(coverage.known));
+  }
+
+  /** The built files the tests loaded for a source file: never the source itself. */
+  private outputsOf(file: string): string[] {
+    return loadedAs(file, this.loaded).filter((output) => output !== file);
+  }
+
+  /** Runs the emitter in the sandbox on the file's text, handed over in a file of its own. */
+  private async emit(sandbox: Sandbox, file: string, text: string, check: boolean) {
+    const textFile = `.swesynth-babel-${randomUUID()}.txt`;
+    await sandbox.writeFile(textFile, text);
+    try {
+      const args = [sandbox.tools.runnerFile('babel-emit.cjs'), ...(check ? ['--check'] : []), textFile, file, ...this.outputsOf(file)];
+      const env: Record<string, string> = check ? {} : { SWESYNTH_BABEL_CWD: this.folders.get(file)! };
+      return await sandbox.exec({ file: sandbox.tools.node, args, env }, { timeoutMs: 60_000 });
+    } finally {
+      await rm(join(sandbox.root, textFile), { force: true });
+    }
+  }
+
+  async reproduces(sandbox: Sandbox, file: string, text: string): Promise<boolean> {
+    if (this.outputsOf(file).length === 0) return false;
+    const result = await this.emit(sandbox, file, text, true);
+    const folder = result.exitCode === 0 ? BABEL_FOLDER.exec(result.outputTail)?.[1] : undefined;
+    if (folder === undefined) return false;
+    this.folders.set(file, folder);
+    return true;
+  }
+
+  async write(sandbox: Sandbox, file: string, text: string): Promise<void> {
+    const result = await this.emit(sandbox, file, text, false);
+    if (result.exitCode !== 0) throw new Error(`Babel could not rebuild ${file}: ${result.outputTail.slice(-300)}`);
   }
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { filesOf, mutatedFiles } from '../store/candidates.js';
-import { TranspileBuild } from './incremental-build.js';
+import { singleFileBuild } from './incremental-build.js';
 import { RepoProfile } from '../repo/profile.js';
 import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, Verdict } from '../store/records.js';
 import { filesToRun, runSuites, type Suite, type SuitesRequest, suitesOf } from '../runners/suites.js';
@@ -274,21 +274,11 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
   const { profile, environment } = spec;
   const clean = new Map<string, Promise<string>>();
   const build = profile.buildBeforeTests ? profile.build : null;
-  const transpile = build && !spec.wholeSuite ? TranspileBuild.of(workspace, build) : null;
-  // Per file, whether compiling it alone reproduces the build's own output; checked on first use.
+  const alone = build && !spec.wholeSuite && spec.coverage ? singleFileBuild(workspace, build, spec.coverage) : null;
+  // Per file, whether building it alone reproduces the build's own output; checked on first use.
   const reproducible = new Map<string, Promise<boolean>>();
   const reproduces = (sandbox: Sandbox, file: string, text: string): Promise<boolean> => {
-    if (!reproducible.has(file)) {
-      reproducible.set(
-        file,
-        (async () => {
-          const emitted = transpile?.emit(file, text);
-          if (!emitted) return false;
-          for (const [output, expected] of emitted) if ((await sandbox.readFile(output).catch(() => undefined)) !== expected) return false;
-          return true;
-        })(),
-      );
-    }
+    if (!reproducible.has(file)) reproducible.set(file, alone ? alone.reproduces(sandbox, file, text) : Promise.resolve(false));
     return reproducible.get(file)!;
   };
   return {
@@ -311,11 +301,10 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
       if (!build) return undefined;
       const originals = await this.originals([...changed.keys()]);
       // The first call for a file comes with the sandbox still clean, so its output is the build's.
-      const alone = (await Promise.all([...changed.keys()].map((file) => reproduces(sandbox, file, originals.get(file)!)))).every(Boolean);
-      if (alone) {
+      const each = await Promise.all([...changed.keys()].map((file) => reproduces(sandbox, file, originals.get(file)!)));
+      if (each.every(Boolean)) {
         this.rebuilds.alone++;
-        for (const [file, text] of changed)
-          for (const [output, emitted] of transpile!.emit(file, text)!) await sandbox.writeFile(output, emitted);
+        for (const [file, text] of changed) await alone!.write(sandbox, file, text);
         return undefined;
       }
       this.rebuilds.full++;

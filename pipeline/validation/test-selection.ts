@@ -28,7 +28,7 @@ const SOURCE_FOLDERS = new Set(['src', 'source', 'lib', 'ts']);
  * same path with a source folder replaced by an output folder, such as lib/parse.js for
  * src/parse.js, or packages/a/lib/parse.js for packages/a/src/parse.js).
  */
-function loadedAs(source: string, loaded: Iterable<string>): string[] {
+export function loadedAs(source: string, loaded: Iterable<string>): string[] {
   const stem = withoutExtension(source);
   const segments = stem.split('/');
   const sourceFolderAt = segments.flatMap((segment, at) => (SOURCE_FOLDERS.has(segment) && at < segments.length - 1 ? [at] : []));

@@ -51,9 +51,15 @@ const CASES = [
     // The smallest file under the test glob is a helper that defines no test: the probe steps past it.
     probe: /probe: packages\/b\/test\/words\.js defines no test; trying /,
   },
+  {
+    fixture: 'babel-build',
+    // `babel src -d lib` before the tests, which load lib/: each candidate's rebuild is Babel on the changed file alone.
+    detected: { runner: 'node-test', build: 'babel src -d lib', buildBeforeTests: true },
+    run: /validate: [1-9]\d* rebuilds compiled only the changed files, 0 ran the build/,
+  },
 ];
 
-describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe }) => {
+describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe, run: ran }) => {
   it('detects what the test script really runs, checks it at init, and exports tasks with no edit', async () => {
     const repos = tempDir('repos');
     const init = await swesynth(['init', copyFixture(fixture), '--repos', repos, '--json']);
@@ -76,6 +82,7 @@ describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe })
       '--json',
     ]);
     expect(run.exitCode, run.stderr).toBe(0);
+    if (ran) expect(run.stderr).toMatch(ran);
     const exported = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; tasks?: number }> }).stages.find(
       (stage) => stage.stage === 'export',
     );
