@@ -2,13 +2,16 @@ import { parse, type ParserPlugin } from '@babel/parser';
 import type { File } from '@babel/types';
 import type { SourceFile } from './types.js';
 
-/** The grammars a file may be written in, tried in order: JavaScript that does not parse as such may be Flow. */
+/**
+ * The grammars a file may be written in, tried in order: JavaScript that does not parse as such may
+ * be Flow, as Babel-built repositories write it, with their proposals (`export v from 'mod'`).
+ */
 function grammarsFor(path: string): ParserPlugin[][] {
   if (/\.[cm]?tsx$/.test(path)) return [['typescript', 'jsx', 'decorators-legacy']];
   if (/\.[cm]?ts$/.test(path)) return [['typescript', 'decorators-legacy']];
   return [
     ['jsx', 'decorators-legacy'],
-    ['jsx', 'flow', 'decorators-legacy'],
+    ['jsx', 'flow', 'decorators-legacy', 'exportDefaultFrom'],
   ];
 }
 

@@ -7,6 +7,7 @@ describe('parseSource', () => {
       "// @flow\nimport type { Bytes } from './bytes';\nexport function size(bytes: Bytes): number {\n  return bytes.length;\n}\n";
     const { ast } = parseSource('src/size.js', flow);
     expect(ast.program.body.map((node) => node.type)).toEqual(['ImportDeclaration', 'ExportNamedDeclaration']);
+    expect(parseSource('src/index.js', "export size from './size';\n").ast.program.body).toHaveLength(1);
     expect(parses('src/size.js', flow.replace('return bytes.length;', 'return bytes.length -;'))).toBe(false);
   });
 
