@@ -58,10 +58,23 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
   }
 }
 
+/**
+ * A test named after a file it reads (`fixtures/${name}` under `__dirname`) carries the absolute
+ * path of the copy it ran in: each sandbox has its own, so the same test would have another id in
+ * every one. Its title names the file repository-relative instead.
+ */
+function withoutRoot(result: TestResult, root: string): TestResult {
+  const prefix = `${root.replace(/\/$/, '')}/`;
+  if (!result.id.includes(prefix)) return result;
+  return { ...result, id: result.id.split(prefix).join(''), titlePath: result.titlePath.map((title) => title.split(prefix).join('')) };
+}
+
 async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: string, exec: ExecResult, cwd: string): Promise<TestRun> {
   if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };
   const report = await sandbox.readFile(reportName).catch(() => '');
-  const { results, complete } = adapter.parse(report, join(sandbox.root, cwd));
+  const parsed = adapter.parse(report, join(sandbox.root, cwd));
+  const results = parsed.results.map((result) => withoutRoot(result, sandbox.root));
+  const complete = parsed.complete;
   const exhausted = outOfMemory(exec, results);
   const memory = exhausted ? { outOfMemory: exhausted } : {};
   const broken = (reason: string): TestRun => {

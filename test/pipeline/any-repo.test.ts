@@ -152,16 +152,18 @@ describe('a suite with a slow test', () => {
     ).stages;
     const setup = stages.find((stage) => stage.stage === 'setup')!;
     expect(setup.setAside).toBe(1);
-    // The baseline runs it counts are without it: the other four are the stable tests.
-    expect(setup.stable).toBe(4);
+    // The baseline runs it counts are without it: the other five are the stable tests.
+    expect(setup.stable).toBe(5);
     const exported = stages.find((stage) => stage.stage === 'export')!;
     const instances = readFileSync(join(exported.path!, 'instances.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { FAIL_TO_PASS: string; PASS_TO_PASS: string });
     expect(instances.length).toBeGreaterThan(0);
-    for (const instance of instances)
-      expect([...JSON.parse(instance.FAIL_TO_PASS), ...JSON.parse(instance.PASS_TO_PASS)]).not.toContain(slow);
+    const tests = instances.flatMap((instance) => [...JSON.parse(instance.FAIL_TO_PASS), ...JSON.parse(instance.PASS_TO_PASS)]);
+    expect(tests).not.toContain(slow);
+    // A test titled with its sample's absolute path has one id in every sandbox copy: the path repository-relative.
+    expect(tests).toContain('test/wrap.test.js::wrap > wraps test/samples/fox.txt');
     // Grading leaves it out too: the self-check did, and `swesynth eval` reads it from the manifest.
     const manifest = JSON.parse(readFileSync(join(exported.path!, 'manifest.json'), 'utf8')) as { repos: Array<{ setAside: unknown }> };
     expect(manifest.repos[0]!.setAside).toEqual([{ file: 'test/wrap.test.js', titlePath: ['wrap', 'stays fast on long texts'] }]);
