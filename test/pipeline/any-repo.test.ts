@@ -4,6 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { RepoProfile, slugOf } from '../../pipeline/repo/profile.js';
 import { copyFixture, FIXTURES, swesynth, tempDir } from '../helpers.js';
 
+interface ExportedInstance {
+  FAIL_TO_PASS: string;
+  PASS_TO_PASS: string;
+}
+
+/** The instances an export wrote. */
+const instancesIn = (datasetDir: string): ExportedInstance[] =>
+  readFileSync(join(datasetDir, 'instances.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ExportedInstance);
+
 /**
  * A new user's first try: `swesynth init <repo>` and `swesynth run <profile>`, no edits, on
  * repositories whose test scripts are what real ones are like. Each fixture stands for one cause
@@ -86,10 +98,7 @@ describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe, r
     const exported = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; tasks?: number }> }).stages.find(
       (stage) => stage.stage === 'export',
     );
-    const instances = readFileSync(join(exported!.path!, 'instances.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { FAIL_TO_PASS: string });
+    const instances = instancesIn(exported!.path!);
     expect(instances.length).toBeGreaterThan(0);
     for (const instance of instances) expect(JSON.parse(instance.FAIL_TO_PASS).length).toBeGreaterThan(0);
   });
@@ -155,10 +164,7 @@ describe('a suite with a slow test', () => {
     // The baseline runs it counts are without it: the other five are the stable tests.
     expect(setup.stable).toBe(5);
     const exported = stages.find((stage) => stage.stage === 'export')!;
-    const instances = readFileSync(join(exported.path!, 'instances.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { FAIL_TO_PASS: string; PASS_TO_PASS: string });
+    const instances = instancesIn(exported.path!);
     expect(instances.length).toBeGreaterThan(0);
     const tests = instances.flatMap((instance) => [...JSON.parse(instance.FAIL_TO_PASS), ...JSON.parse(instance.PASS_TO_PASS)]);
     expect(tests).not.toContain(slow);
@@ -191,10 +197,7 @@ describe('a small suite', () => {
       .stages;
     // The bug that leaves the module's table undefined crashes the test file as it loads.
     expect(stages.find((stage) => stage.stage === 'validate')!.verdicts).toMatchObject({ 'no-pass': 1 });
-    const instances = readFileSync(join(stages.find((stage) => stage.stage === 'export')!.path!, 'instances.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { FAIL_TO_PASS: string; PASS_TO_PASS: string });
+    const instances = instancesIn(stages.find((stage) => stage.stage === 'export')!.path!);
     const failingBoth = instances.filter((instance) => JSON.parse(instance.PASS_TO_PASS).length === 0);
     expect(failingBoth.length).toBeGreaterThan(0);
     for (const instance of failingBoth) expect(JSON.parse(instance.FAIL_TO_PASS)).toHaveLength(2);
