@@ -19,9 +19,12 @@ export interface SingleFileBuild {
   write(sandbox: Sandbox, file: string, text: string): Promise<void>;
 }
 
-/** The single-file build for a repository's build command, or null when it has none. */
-export function singleFileBuild(workspace: string, build: string, coverage: CoverageMap): SingleFileBuild | null {
-  return TranspileBuild.of(workspace, build) ?? BabelBuild.of(workspace, coverage);
+/**
+ * The single-file build for a repository's build command, or null when it has none. Babel's needs
+ * coverage: it rewrites the built files the tests were seen to load.
+ */
+export function singleFileBuild(workspace: string, build: string, coverage: CoverageMap | null): SingleFileBuild | null {
+  return TranspileBuild.of(workspace, build) ?? (coverage ? BabelBuild.of(workspace, coverage) : null);
 }
 
 /** A step of a build command that only clears the previous output. */

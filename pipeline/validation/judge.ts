@@ -274,7 +274,7 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
   const { profile, environment } = spec;
   const clean = new Map<string, Promise<string>>();
   const build = profile.buildBeforeTests ? profile.build : null;
-  const alone = build && !spec.wholeSuite && spec.coverage ? singleFileBuild(workspace, build, spec.coverage) : null;
+  const alone = build && !spec.wholeSuite ? singleFileBuild(workspace, build, spec.coverage) : null;
   // Per file, whether building it alone reproduces the build's own output; checked on first use.
   const reproducible = new Map<string, Promise<boolean>>();
   const reproduces = (sandbox: Sandbox, file: string, text: string): Promise<boolean> => {
