@@ -176,13 +176,12 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   };
   let first = await runOnce(1, []);
   const setAside = options.slowTestMs > 0 ? slowTests(first.results, suites, options.slowTestMs, log) : [];
-  const skip = setAside.map(({ file, titlePath }) => ({ file, titlePath }));
   // The baseline starts over without them, so that every run it counts is one like a candidate's.
-  if (setAside.length > 0) first = await runOnce(1, skip);
+  if (setAside.length > 0) first = await runOnce(1, setAside);
   const runs = [first.results];
   let baselineMs = first.durationMs;
   for (let i = 2; i <= options.baselineRuns; i++) {
-    const run = await runOnce(i, skip);
+    const run = await runOnce(i, setAside);
     runs.push(run.results);
     baselineMs = Math.max(baselineMs, run.durationMs);
   }
@@ -239,7 +238,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     suites,
     testFiles,
     only: stableFiles,
-    skip,
+    skip: setAside,
     env: profile.env,
     // Coverage slows a run down; a file alone must still finish well within the suite's own limit.
     timeoutMs: 2 * timeoutMs,

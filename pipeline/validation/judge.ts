@@ -287,7 +287,7 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
     // The reference way starts every run cold, as a fresh process.
     request: {
       testFiles: environment.testFiles,
-      skip: environment.setAside.map(({ file, titlePath }) => ({ file, titlePath })),
+      skip: environment.setAside,
       warm: !spec.wholeSuite,
     },
     stable: spec.stable,
