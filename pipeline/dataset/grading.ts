@@ -64,6 +64,13 @@ export interface EvaluateOptions {
   profileOf(repo: string): RepoProfile;
   /** Tests set aside at setup, which no grading run runs (none when absent). */
   setAsideOf?(repo: string): NamedTest[];
+  /**
+   * The test files that can notice this instance's change, besides its FAIL_TO_PASS files: a
+   * PASS_TO_PASS test elsewhere never executes the changed code and is taken to pass, as in
+   * validation. Undefined (or absent) runs every FAIL_TO_PASS and PASS_TO_PASS test file, as
+   * SWE-bench does: arbitrary predictions can change anything.
+   */
+  testFilesOf?(instance: Instance): string[] | undefined;
   /** Where the task trees are made; each is removed once graded. */
   workDir: string;
   /** Predictions graded at once (default: the CPU count). */
@@ -88,7 +95,7 @@ function patchedPaths(patch: string): string[] {
   return [...paths];
 }
 
-type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'workDir' | 'timeoutMs'>>;
+type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'testFilesOf' | 'workDir' | 'timeoutMs'>>;
 
 function verdict(prediction: Prediction, status: Status, fields: Partial<InstanceResult> = {}): InstanceResult {
   return {
@@ -142,7 +149,9 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
         });
       }
     }
-    const files = [...new Set([...failToPass, ...passToPass].map(fileOf))].sort();
+    const noticing = ctx.testFilesOf(instance);
+    const listed = noticing === undefined ? [...failToPass, ...passToPass] : failToPass;
+    const files = [...new Set([...listed.map(fileOf), ...(noticing ?? [])])].sort();
     const skip = ctx.setAsideOf(instance.repo);
     const run = await runSuites(sandbox, suites, { testFiles: files, only: files, skip, timeoutMs: ctx.timeoutMs });
     if (run.kind === 'timeout')
@@ -153,8 +162,9 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
         detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}`,
       });
     const passing = new Set(run.results.filter((test) => test.status === 'pass').map((test) => test.id));
+    const ran = new Set(files);
     const failToPassFailed = failToPass.filter((id) => !passing.has(id));
-    const passToPassFailed = passToPass.filter((id) => !passing.has(id));
+    const passToPassFailed = passToPass.filter((id) => ran.has(fileOf(id)) && !passing.has(id));
     const status = failToPassFailed.length + passToPassFailed.length === 0 ? 'resolved' : 'unresolved';
     return verdict(prediction, status, { ...graded, failToPassFailed, passToPassFailed });
   } finally {
@@ -198,6 +208,7 @@ export async function evaluate(
     },
     profileOf: options.profileOf,
     setAsideOf: options.setAsideOf ?? (() => []),
+    testFilesOf: options.testFilesOf ?? (() => undefined),
     workDir: await realpath(options.workDir),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };

@@ -42,16 +42,16 @@ export async function applyPatch(dir: string, patch: string): Promise<'applied' 
 /**
  * The agent's working tree of a task at `dir`: a copy of the clean, installed workspace (its
  * node_modules linked, its history left behind) with the bug in, the hidden tests deleted, and
- * a fresh git history of one deterministic commit, so the original code is out of reach. With
- * `buildBeforeTests`, the build runs again so that its output holds the bug, not the original.
+ * a fresh git history of one deterministic commit, so the original code is out of reach. Built
+ * output is left as the workspace has it: grading builds after the prediction is in.
  */
 export async function prepareTaskTree(
   cleanWorkspace: string,
   dir: string,
   instance: Pick<Instance, 'instance_id' | 'bug_patch' | 'test_patch'>,
-  profile?: Pick<RepoProfile, 'build' | 'buildBeforeTests' | 'env' | 'node' | 'timeouts'>,
+  profile?: Pick<RepoProfile, 'env' | 'node'>,
 ): Promise<void> {
-  const sandbox = await LocalSandbox.copyOf(cleanWorkspace, dir, profile?.env, await nodeRuntime(profile?.node ?? null));
+  await LocalSandbox.copyOf(cleanWorkspace, dir, profile?.env, await nodeRuntime(profile?.node ?? null));
   // Initialised first, so that `git apply` works on this folder and never on an enclosing repository.
   await git(dir, ['init', '--quiet', '--initial-branch=main']);
   await mkdir(join(dir, '.git', 'info'), { recursive: true });
@@ -63,11 +63,6 @@ export async function prepareTaskTree(
     );
   }
   for (const file of hiddenTestFiles(instance.test_patch)) await rm(join(dir, file), { force: true });
-  if (profile?.buildBeforeTests && profile.build) {
-    const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
-    if (built.timedOut || built.exitCode !== 0)
-      throw new Error(`the build of the task tree of ${instance.instance_id} failed:\n${built.outputTail.trim()}`);
-  }
   await git(dir, ['add', '--all']);
   await git(dir, ['-c', 'commit.gpgsign=false', 'commit', '--quiet', '-m', `Task ${instance.instance_id}`]);
 }

@@ -1,4 +1,4 @@
-// Reads the V8 coverage files of one test file's run and writes, per file of the repository,
+// Reads the V8 coverage files of one test file's run (all written since the run began) and writes, per file of the repository,
 // the functions that ran (with their call counts) and every function V8 saw there.
 // Usage: node coverage-summary.mjs <coverage dir> <repository root> <output file>
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,6 +30,9 @@ for (const name of readdirSync(dir)) {
     if (!path.startsWith('/')) continue;
     const file = relative(root, path);
     if (file.startsWith('..') || file.split('/').includes('node_modules')) continue;
+    // A script whose body did not run since the last write was loaded by an earlier run of a warm process.
+    const body = script.functions.find((fn) => fn.functionName === '' && fn.ranges[0]?.startOffset === 0);
+    if (body && (body.ranges[0].count ?? 0) === 0) continue;
     // No prototype: a function named toString or constructor is a key like any other.
     const entry = (files[file] ??= { executed: Object.create(null), known: [] });
     for (const fn of script.functions) {

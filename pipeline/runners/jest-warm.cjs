@@ -2,10 +2,12 @@
 // per line on stdin, {"id": …, "args": […]} with jest's command-line arguments, runs jest in this
 // process with them (in band), and prints a marker line with the id when the run is over. Between
 // runs jest keeps its transformer (ts-jest's language service) and module caches, which saves
-// the seconds a cold start spends; a changed file is read and transformed afresh.
+// the seconds a cold start spends; a changed file is read and transformed afresh. Under
+// NODE_V8_COVERAGE it writes each run's coverage before it answers.
 const { existsSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const readline = require('node:readline');
+const v8 = require('node:v8');
 
 const jestMain = require.resolve('jest', { paths: [process.cwd()] });
 const jest = require(jestMain);
@@ -30,6 +32,8 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     } catch (error) {
       process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
     }
+    // Under NODE_V8_COVERAGE, the coverage of this run alone: V8 counts afresh after each write.
+    if (process.env.NODE_V8_COVERAGE) v8.takeCoverage();
     // On a line of its own: what the tests print to stdout may come before it.
     process.stdout.write(`\n@@swesynth-done ${id}@@\n`);
   });

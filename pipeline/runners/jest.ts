@@ -17,6 +17,7 @@ export const jest: RunnerAdapter = {
   skipsTests: true,
   findsTestFiles: true,
   warmServer: 'jest-warm.cjs',
+  warmCoverage: true,
   command({ only, args, skip = [], reportFile, timeoutMs, version }) {
     return {
       file: 'node_modules/.bin/jest',

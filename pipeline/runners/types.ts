@@ -131,6 +131,11 @@ export interface RunnerAdapter {
    * `{ args }`, the arguments `command` would pass, and runs them in its own process.
    */
   warmServer?: string;
+  /**
+   * The warm server runs the tests in its own process and, under NODE_V8_COVERAGE, writes the
+   * coverage of each run before it answers (V8 then counts afresh): coverage can be learned warm.
+   */
+  warmCoverage?: boolean;
   command(request: RunnerRequest): Command;
   /**
    * Per-test results from the report; `root` turns absolute paths repository-relative. A report

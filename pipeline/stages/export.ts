@@ -15,6 +15,8 @@ import { suiteOfFile, type Suite, suitesOf } from '../runners/suites.js';
 import { statsOf } from '../dataset/stats.js';
 import { taskImageName } from '../sandbox/task-image.js';
 import { preparedWorkspace } from '../sandbox/workspace.js';
+import { Progress } from '../common/progress.js';
+import { noticingFilesOf } from '../validation/judge.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
 function hiddenTestPatch(failToPass: readonly string[], read: (file: string) => string): string {
@@ -164,9 +166,19 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
     };
     const profileOf = (repo: string): RepoProfile => byRepo.get(repo)!.profile;
     const setAsideOf = (repo: string) => byRepo.get(repo)!.store.environment().setAside;
+    // The fix is swesynth's own revert: checking it needs the test files that can notice the change, as validation ran them.
+    const noticing = new Map(
+      runs.map(({ profile, store, options }) => {
+        const coverage = options.wholeSuite ? null : (store.getMeta('coverage') ?? null);
+        return [profile.name, noticingFilesOf({ profile, environment: store.environment(), coverage })];
+      }),
+    );
+    const testFilesOf = (instance: Instance) =>
+      noticing.get(instance.repo)!({ sites: instance.mutation.sites.map((site) => ({ file: site.file, unit: site.function })) });
     const { options, log, runDir } = runs[0]!;
     const workDir = join(runDir, 'self-check');
     const grade = async (label: string, patchOf: (instance: Instance) => string) => {
+      const progress = new Progress(`self-check (${label})`, instances.length, options.progress);
       const predictions: Prediction[] = instances.map((instance) => ({
         instance_id: instance.instance_id,
         model_name_or_path: `self-check:${label}`,
@@ -176,8 +188,10 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
         workspaceOf,
         profileOf,
         setAsideOf,
+        ...(label === 'gold' ? { testFilesOf } : {}),
         workDir,
         concurrency: options.concurrency,
+        onResult: (result) => progress.tick(result.status),
       });
       const unresolved = report.instances
         .filter((result) => result.status !== 'resolved')

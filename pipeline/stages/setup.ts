@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StageContext, StageResult } from './context.js';
 import { learnCoverage } from '../validation/coverage.js';
+import { Progress } from '../common/progress.js';
 import { UserError } from '../common/errors.js';
 import { BaselineTest, type Environment } from '../store/records.js';
 import { listTestFiles, runSuites, type Suite, suiteOfFile, suitesOf } from '../runners/suites.js';
@@ -95,12 +96,15 @@ interface Place {
   image: string | null;
   open(): Promise<Sandbox>;
   close(sandbox: Sandbox): Promise<void>;
+  /** Ends what the sandboxes keep running (warm servers) once setup is over. */
+  finish(): Promise<void>;
   summary: Pick<StageSummary<'setup'>, 'node' | 'image' | 'imageBuilt' | 'imageBuildMs' | 'imageBytes'>;
 }
 
 async function inWorkspace(source: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<Place> {
   const { sandbox, node } = await installed(source, workspace);
-  return { image: null, open: async () => sandbox, close: async () => undefined, summary: { node } };
+  // The workspace is the one sandbox; disposing it ends its servers and leaves its files.
+  return { image: null, open: async () => sandbox, close: async () => undefined, finish: () => sandbox.dispose(), summary: { node } };
 }
 
 async function inDocker(ctx: StageContext, workspace: string, commit: string): Promise<Place> {
@@ -115,6 +119,7 @@ async function inDocker(ctx: StageContext, workspace: string, commit: string): P
     image: image.name,
     open: () => DockerSandbox.start(docker, image.name, options.docker.limits),
     close: (sandbox) => sandbox.dispose(),
+    finish: async () => undefined,
     summary: {
       node: image.node,
       image: image.name,
@@ -234,6 +239,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   const timeoutMs = Math.round(profile.timeouts.factor * baselineMs + profile.timeouts.minimumMs);
   const stableFiles = [...new Set(baseline.filter((test) => test.verdict === 'stable').map((test) => test.file))];
   log.info(`setup: learning which functions each of ${stableFiles.length} test files executes`);
+  const coverageProgress = new Progress('coverage', stableFiles.length, options.progress);
   const coverage = await learnCoverage({
     suites,
     testFiles,
@@ -245,7 +251,8 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     concurrency: options.concurrency,
     open: place.open,
     close: place.close,
-  });
+    onFile: () => coverageProgress.tick('learned'),
+  }).finally(() => place.finish());
   const measured = coverage.testFiles.filter((test) => test.measured).length;
   const environment: Environment = {
     repo: profile.name,

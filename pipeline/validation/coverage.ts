@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoverageMap, TestFileCoverage } from '../store/records.js';
-import { runSuites, type Suite } from '../runners/suites.js';
+import { runSuites, type Suite, suiteOfFile } from '../runners/suites.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { NamedTest } from '../runners/types.js';
 import { runConcurrently } from '../scheduling/in-process.js';
@@ -23,26 +23,45 @@ export interface CoverageRequest {
   concurrency: number;
   open(): Promise<Sandbox>;
   close(sandbox: Sandbox): Promise<void>;
+  /** Called as each test file's coverage is learned. */
+  onFile?(file: string): void;
 }
 
 /**
  * Runs every test file on its own under V8 coverage and records which functions of which files
  * it executed. Per file rather than per test: every runner can run one file, few can say which
- * test ran which code, and a whole-suite run mixes files in shared worker processes.
+ * test ran which code, and a whole-suite run mixes files in shared worker processes. A runner
+ * whose warm server writes the coverage of each run runs the files there, without a cold start each.
  */
 export async function learnCoverage(request: CoverageRequest): Promise<CoverageMap> {
   const started = performance.now();
   const testFiles: TestFileCoverage[] = [];
+  const warmRuns: Array<{ coverage: TestFileCoverage; testsMs: number }> = [];
   const known: Record<string, Set<string>> = {};
+  // A coverage folder per worker: a warm server keeps its folder, and serves one worker.
+  const folders = Array.from({ length: request.concurrency }, (_, index) => `.swesynth-coverage-warm-${index}`);
   await runConcurrently(
     request.only,
     request.concurrency,
-    (file) => coverageOf(file, request),
-    (_file, { coverage, loaded }) => {
+    async (file) => {
+      const folder = folders.pop()!;
+      try {
+        return await coverageOf(file, folder, request);
+      } finally {
+        folders.push(folder);
+      }
+    },
+    (file, { coverage, loaded, warm, testsMs }) => {
+      request.onFile?.(file);
       testFiles.push(coverage);
+      if (warm) warmRuns.push({ coverage, testsMs });
       for (const [path, entry] of Object.entries(loaded)) for (const name of entry.known) (known[path] ??= new Set()).add(name);
     },
   );
+  // A file's time sets its time limit in validation, where a run may have to start its warm server first:
+  // a file run warm is given the start that its server's first run took, as a cold run would have.
+  const startMs = Math.max(0, ...warmRuns.map(({ coverage, testsMs }) => coverage.durationMs - testsMs));
+  for (const { coverage, testsMs } of warmRuns) coverage.durationMs = Math.round(testsMs + startMs);
   testFiles.sort((a, b) => a.file.localeCompare(b.file));
   return {
     testFiles,
@@ -53,11 +72,15 @@ export async function learnCoverage(request: CoverageRequest): Promise<CoverageM
 
 async function coverageOf(
   file: string,
+  warmFolder: string,
   request: CoverageRequest,
-): Promise<{ coverage: TestFileCoverage; loaded: Record<string, LoadedFile> }> {
+): Promise<{ coverage: TestFileCoverage; loaded: Record<string, LoadedFile>; warm: boolean; testsMs: number }> {
   const sandbox = await request.open();
-  const dir = `.swesynth-coverage-${randomUUID()}`;
-  const summary = `${dir}.json`;
+  const adapter = suiteOfFile(request.suites, file)?.adapter;
+  // A warm server is started with its coverage folder, so it keeps it; each run empties it after use.
+  const warm = Boolean(adapter?.warmServer && adapter.warmCoverage && sandbox.serve);
+  const dir = warm ? warmFolder : `.swesynth-coverage-${randomUUID()}`;
+  const summary = `.swesynth-coverage-${randomUUID()}.json`;
   try {
     const nodeOptions = [request.env.NODE_OPTIONS, `--require=${sandbox.tools.runnerFile('coverage-preload.cjs')}`]
       .filter(Boolean)
@@ -68,6 +91,7 @@ async function coverageOf(
       skip: request.skip,
       timeoutMs: request.timeoutMs,
       env: { NODE_V8_COVERAGE: `${sandbox.root}/${dir}`, NODE_OPTIONS: nodeOptions },
+      warm,
     });
     const summarized = await sandbox.exec(
       { file: sandbox.tools.node, args: [sandbox.tools.runnerFile('coverage-summary.mjs'), dir, sandbox.root, summary] },
@@ -82,9 +106,21 @@ async function coverageOf(
     // Coverage saw the test file itself run, or its runner hid its processes from coverage and
     // nothing can be said of what it executes. (A file of type-level tests runs and executes nothing.)
     const measured = run.kind === 'results' && file in loaded;
-    return { coverage: { file, durationMs: Math.round(run.durationMs), measured, executed: measured ? executed : {} }, loaded };
+    const testsMs =
+      run.kind === 'results'
+        ? Math.min(
+            run.durationMs,
+            run.results.reduce((sum, test) => sum + test.durationMs, 0),
+          )
+        : run.durationMs;
+    return {
+      coverage: { file, durationMs: Math.round(run.durationMs), measured, executed: measured ? executed : {} },
+      loaded,
+      warm,
+      testsMs,
+    };
   } finally {
-    await sandbox.exec(`rm -rf '${dir}' '${summary}'`, { timeoutMs: 60_000 });
+    await sandbox.exec(warm ? `rm -f '${dir}'/*.json '${summary}'` : `rm -rf '${dir}' '${summary}'`, { timeoutMs: 60_000 });
     await request.close(sandbox);
   }
 }

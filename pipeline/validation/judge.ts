@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { filesOf, mutatedFiles } from '../store/candidates.js';
 import { singleFileBuild } from './incremental-build.js';
 import { RepoProfile } from '../repo/profile.js';
-import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, Verdict } from '../store/records.js';
+import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, type Site, Verdict } from '../store/records.js';
 import { filesToRun, runSuites, type Suite, type SuitesRequest, suitesOf } from '../runners/suites.js';
 import type { TestResult } from '../runners/types.js';
 import type { SandboxPool } from '../sandbox/pool.js';
@@ -200,9 +200,11 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
 }
 
 type Run = ReturnType<Judge['select']>[number];
+/** What choosing a candidate's tests reads of it: where its edits are. */
+type Changed = { sites: Array<Pick<Site, 'file' | 'unit'>> };
 
 /** How a run chooses a candidate's test runs: see Judge.select. */
-function runsOf(spec: ValidationSpec): (candidate: Pick<Candidate, 'sites'>) => Run[] {
+function runsOf(spec: Pick<ValidationSpec, 'profile' | 'environment' | 'coverage' | 'killOnly'>): (candidate: Changed) => Run[] {
   const { profile, environment, coverage } = spec;
   const suites = suitesOf(profile);
   return (candidate) => {
@@ -214,6 +216,20 @@ function runsOf(spec: ValidationSpec): (candidate: Pick<Candidate, 'sites'>) => 
     if (files === undefined) return wholeSuite;
     if (files.length > selection.files.length) return [{ files, timeoutMs: environment.timeoutMs }];
     return spec.killOnly ? screenSteps(selection) : [selection];
+  };
+}
+
+/**
+ * The test files validation runs for a candidate's mutant, all of them when undefined: the files
+ * that can notice its change, and so the ones a check of its fix needs.
+ */
+export function noticingFilesOf(
+  spec: Pick<ValidationSpec, 'profile' | 'environment' | 'coverage'>,
+): (candidate: Changed) => string[] | undefined {
+  const select = runsOf({ ...spec, killOnly: false });
+  return (candidate) => {
+    const runs = select(candidate);
+    return runs.some((run) => run.files === undefined) ? undefined : [...new Set(runs.flatMap((run) => run.files!))];
   };
 }
 

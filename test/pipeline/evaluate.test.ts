@@ -277,6 +277,21 @@ describe('evaluating predictions on the bundled example', () => {
     expect(report.instances[1]!.passToPassFailed).toEqual([]);
   });
 
+  it('runs only the test files that can notice the change when told them, besides the FAIL_TO_PASS files', async () => {
+    const [instance] = dataset.instances as [Instance];
+    const hidden = hiddenTestFiles(instance.test_patch);
+    const elsewhere = (JSON.parse(instance.PASS_TO_PASS) as string[]).find((id) => !hidden.includes(testFileOf(id)))!;
+    const file = testFileOf(elsewhere);
+    const text = readFileSync(join(example, file), 'utf8');
+    // The fix, and a test file outside the change broken at load.
+    const prediction = predict([instance], () => instance.patch + unifiedDiff(file, text, `throw new Error('broken');\n${text}`));
+    const everyFile = await grade(prediction, [instance]);
+    expect(everyFile.instances[0]).toMatchObject({ status: 'unresolved', failToPassFailed: [] });
+    expect(everyFile.instances[0]!.passToPassFailed).toContain(elsewhere);
+    const noticing = await grade(prediction, [instance], { testFilesOf: () => [] });
+    expect(noticing.instances[0]).toMatchObject({ status: 'resolved', failToPassFailed: [], passToPassFailed: [] });
+  });
+
   it('reports a test run that does not finish as an error of the harness', async () => {
     const [instance] = dataset.instances as [Instance];
     const report = await grade(

@@ -8,6 +8,7 @@ import type { RunnerAdapter } from '../../pipeline/runners/types.js';
 import { vitest } from '../../pipeline/runners/vitest.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { FIXTURES, tempDir } from '../helpers.js';
+import { learnCoverage } from '../../pipeline/validation/coverage.js';
 
 /**
  * The older majors of each runner, on fixtures of the contract's shape (test/fixtures/<runner>-<major>,
@@ -93,6 +94,36 @@ describe.each(cases)('$fixture', ({ adapter, fixture, source, extension, separat
       const changed = await runTests(sandbox, adapter, { ...request([basic]), warm: true });
       expect(changed.kind === 'results' && changed.results.find((result) => result.id === id('math', 'adds'))?.status).toBe('fail');
       expect(coldRuns).toBe(0);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  if (!adapter.warmCoverage) return;
+  it('learns coverage file by file in its warm server, each file credited with its own run only', async () => {
+    const sandbox = await LocalSandbox.copyOf(join(FIXTURES, fixture), join(tempDir(`coverage-${fixture}`), 'repo'));
+    try {
+      const exec = sandbox.exec.bind(sandbox);
+      let runnerStarts = 0;
+      sandbox.exec = (command, options) => {
+        if (typeof command !== 'string' && command.file !== sandbox.tools.node) runnerStarts += 1;
+        return exec(command, options);
+      };
+      const coverage = await learnCoverage({
+        suites: [{ path: '', name: fixture, adapter, args: [], tests: [] }],
+        testFiles: [basic, crash, hang],
+        only: [basic, crash],
+        skip: [],
+        env: {},
+        timeoutMs: 30_000,
+        concurrency: 1,
+        open: async () => sandbox,
+        close: async () => undefined,
+      });
+      const byFile = new Map(coverage.testFiles.map((test) => [test.file, test]));
+      expect(byFile.get(basic)).toMatchObject({ measured: true, executed: { [source]: { add: expect.any(Number) } } });
+      expect(byFile.get(crash)!.executed[source]).toBeUndefined();
+      expect(runnerStarts).toBe(0);
     } finally {
       await sandbox.dispose();
     }
