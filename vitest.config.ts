@@ -1,10 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+/** Files that use the one Docker engine, the one Redis server or the Node.js cache, or kill runs on a clock. */
+const SHARED = [
+  'test/sandbox/**/*.test.ts',
+  'test/scheduling/**/*.test.ts',
+  'test/pipeline/kill-loop.test.ts',
+  'test/pipeline/node-toolchain.test.ts',
+];
+
 /**
- * Two groups, one after the other. The runner and operator tests run each real runner on a
- * fixture of its own, in a folder no other file writes: two files at a time. The pipeline,
- * sandbox and scheduling tests start whole runs, Docker containers and Redis queues that share
- * one engine and one server, and run one file at a time, after them.
+ * Three groups, one after the other. The runner and operator tests run each real runner on a
+ * fixture of its own, in a folder no other file writes; the pipeline tests start whole runs in
+ * folders of their own: two files at a time in both. The tests that share one Docker engine, one
+ * Redis server or the Node.js cache, and the kill loop, whose kills land on a clock, run one file
+ * at a time, last.
  */
 export default defineConfig({
   test: {
@@ -25,10 +34,20 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'pipeline',
-          include: ['test/pipeline/**/*.test.ts', 'test/sandbox/**/*.test.ts', 'test/scheduling/**/*.test.ts'],
+          include: ['test/pipeline/**/*.test.ts'],
+          exclude: ['test/fixtures/**', 'node_modules/**', ...SHARED],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'engines',
+          include: SHARED,
           exclude: ['test/fixtures/**', 'node_modules/**'],
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

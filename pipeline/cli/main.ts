@@ -12,7 +12,7 @@ import { doctor } from '../repo/doctor.js';
 import { init } from '../repo/init.js';
 import type { ProbeReport } from '../repo/probe.js';
 import { openRun } from './services.js';
-import { requireEarlierStages, STAGES } from '../stages/index.js';
+import { requireEarlierStages, STAGES, timed } from '../stages/index.js';
 import type { StageName } from '../store/run-store.js';
 import { connectEngine, pruneContainers } from '../sandbox/docker.js';
 import { runWorker } from '../scheduling/bullmq.js';
@@ -93,6 +93,9 @@ async function execute(target: string, command: Command, work: (ctx: StageContex
   const ctx = await openRun({ target, options, log, keepShape: true });
   try {
     const results = await work(ctx);
+    const took = results.filter((result) => result.durationMs !== undefined && !result.alreadyDone);
+    if (took.length > 0)
+      log.info(`time: ${took.map((result) => `${result.stage} ${(result.durationMs! / 1000).toFixed(1)} s`).join(', ')}`);
     if (options.values.json) {
       process.stdout.write(
         `${JSON.stringify({ run: ctx.runDir, store: ctx.store.path, stages: results, yield: statsOf(ctx.store).operators }, null, 2)}\n`,
@@ -122,7 +125,7 @@ function stageCommand(program: Command, name: StageName, description: string, ex
       execute(target, command, async (ctx) => {
         requireEarlierStages(ctx, name, target);
         const stage = STAGES[stageIndex]!;
-        return [name === 'export' ? await exportDataset(ctx, { again: true }) : await stage.run(ctx)];
+        return [name === 'export' ? await timed('export', (again) => exportDataset(again, { again: true }))(ctx) : await stage.run(ctx)];
       }),
     );
 }

@@ -8,14 +8,29 @@ import { mutate } from './mutate.js';
 import { setup } from './setup.js';
 import { validate } from './validate.js';
 
+type Stage = (ctx: StageContext) => Promise<StageResult>;
+
+/** A stage that records its wall time in its summary once it has done its work (not when it was already done). */
+export function timed(name: StageName, run: Stage): Stage {
+  return async (ctx) => {
+    const started = performance.now();
+    const result = await run(ctx);
+    if (result.alreadyDone) return result;
+    const durationMs = Math.round(performance.now() - started);
+    const summary = ctx.store.stageSummary(name);
+    if (summary) ctx.store.finishStage(name, { ...summary, durationMs });
+    return { ...result, durationMs };
+  };
+}
+
 /** The stages in pipeline order; each reads the store records of the one before. */
-export const STAGES: ReadonlyArray<{ name: StageName; run: (ctx: StageContext) => Promise<StageResult> }> = [
-  { name: 'setup', run: setup },
-  { name: 'mutate', run: mutate },
-  { name: 'validate', run: validate },
-  { name: 'combine', run: combine },
-  { name: 'issues', run: issues },
-  { name: 'export', run: exportDataset },
+export const STAGES: ReadonlyArray<{ name: StageName; run: Stage }> = [
+  { name: 'setup', run: timed('setup', setup) },
+  { name: 'mutate', run: timed('mutate', mutate) },
+  { name: 'validate', run: timed('validate', validate) },
+  { name: 'combine', run: timed('combine', combine) },
+  { name: 'issues', run: timed('issues', issues) },
+  { name: 'export', run: timed('export', exportDataset) },
 ];
 
 /** Refuses to run a stage before the ones it depends on. */

@@ -66,14 +66,17 @@ export type SelfCheck = z.infer<typeof SelfCheck>;
 
 export const ExportSummary = ExportRecord.extend({ selfCheck: SelfCheck });
 
+/** A stage's wall time, written once it finishes (absent in runs from before it was kept). */
+const timed = <T extends z.ZodRawShape>(summary: z.ZodObject<T>) => summary.extend({ durationMs: z.number().optional() });
+
 /** Each stage's summary schema, by stage name, in pipeline order. */
 export const STAGE_SUMMARIES = {
-  setup: SetupSummary,
-  mutate: MutateSummary,
-  validate: ValidateSummary,
-  combine: CombineSummary,
-  issues: IssuesSummary,
-  export: ExportSummary,
+  setup: timed(SetupSummary),
+  mutate: timed(MutateSummary),
+  validate: timed(ValidateSummary),
+  combine: timed(CombineSummary),
+  issues: timed(IssuesSummary),
+  export: timed(ExportSummary),
 } as const;
 export type StageName = keyof typeof STAGE_SUMMARIES;
 export type StageSummary<S extends StageName> = z.infer<(typeof STAGE_SUMMARIES)[S]>;

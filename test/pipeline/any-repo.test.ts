@@ -95,9 +95,11 @@ describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe, r
     ]);
     expect(run.exitCode, run.stderr).toBe(0);
     if (ran) expect(run.stderr).toMatch(ran);
-    const exported = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; tasks?: number }> }).stages.find(
-      (stage) => stage.stage === 'export',
-    );
+    const { stages } = JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; durationMs?: number }> };
+    // Where the time went: every stage's wall time, in the summary and on the log.
+    for (const stage of stages) expect(stage.durationMs).toBeGreaterThanOrEqual(0);
+    expect(run.stderr).toMatch(/^time: setup [\d.]+ s, mutate [\d.]+ s, validate .*, export [\d.]+ s$/m);
+    const exported = stages.find((stage) => stage.stage === 'export');
     const instances = instancesIn(exported!.path!);
     expect(instances.length).toBeGreaterThan(0);
     for (const instance of instances) expect(JSON.parse(instance.FAIL_TO_PASS).length).toBeGreaterThan(0);
