@@ -71,7 +71,7 @@ export interface EvaluateOptions {
    * SWE-bench does: arbitrary predictions can change anything.
    */
   testFilesOf?(instance: Instance): string[] | undefined;
-  /** Where the task trees are made; each is removed once graded. */
+  /** Where the task trees are made: one per concurrent grading, reset between tasks, all removed at the end. */
   workDir: string;
   /** Predictions graded at once (default: the CPU count). */
   concurrency?: number;
@@ -95,7 +95,29 @@ function patchedPaths(patch: string): string[] {
   return [...paths];
 }
 
-type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'testFilesOf' | 'workDir' | 'timeoutMs'>>;
+type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'testFilesOf' | 'timeoutMs'>> & {
+  trees: TaskTrees;
+};
+
+/** The task trees of an evaluation, per repository: a grading takes one that no other grading holds. */
+class TaskTrees {
+  private readonly free = new Map<string, string[]>();
+  private made = 0;
+
+  constructor(private readonly workDir: string) {}
+
+  take(repo: string): string {
+    return this.free.get(repo)?.pop() ?? join(this.workDir, `${repo.replace(/[^\w.-]/g, '_')}-${++this.made}`);
+  }
+
+  give(repo: string, dir: string): void {
+    this.free.set(repo, [...(this.free.get(repo) ?? []), dir]);
+  }
+
+  async remove(): Promise<void> {
+    for (const dirs of this.free.values()) for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  }
+}
 
 function verdict(prediction: Prediction, status: Status, fields: Partial<InstanceResult> = {}): InstanceResult {
   return {
@@ -114,7 +136,7 @@ function verdict(prediction: Prediction, status: Status, fields: Partial<Instanc
 async function grade(instance: Instance, prediction: Prediction, ctx: Grading): Promise<InstanceResult> {
   if (prediction.model_patch.trim() === '') return verdict(prediction, 'empty-patch');
   const profile = ctx.profileOf(instance.repo);
-  const dir = join(ctx.workDir, instance.instance_id.replace(/[^\w.-]/g, '_'));
+  const dir = ctx.trees.take(instance.repo);
   try {
     await prepareTaskTree(await ctx.workspaceOf(instance.repo), dir, instance, profile);
     const hidden = hiddenTestFiles(instance.test_patch);
@@ -168,7 +190,7 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     const status = failToPassFailed.length + passToPassFailed.length === 0 ? 'resolved' : 'unresolved';
     return verdict(prediction, status, { ...graded, failToPassFailed, passToPassFailed });
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    ctx.trees.give(instance.repo, dir);
   }
 }
 
@@ -209,25 +231,29 @@ export async function evaluate(
     profileOf: options.profileOf,
     setAsideOf: options.setAsideOf ?? (() => []),
     testFilesOf: options.testFilesOf ?? (() => undefined),
-    workDir: await realpath(options.workDir),
+    trees: new TaskTrees(await realpath(options.workDir)),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
   const results = new Map<string, InstanceResult>();
-  await runConcurrently(
-    instances,
-    options.concurrency ?? availableParallelism(),
-    async (instance) => {
-      const prediction = predicted.get(instance.instance_id);
-      if (prediction) return grade(instance, prediction, ctx);
-      return verdict({ instance_id: instance.instance_id, model_name_or_path: model, model_patch: '' }, 'empty-patch', {
-        detail: 'no prediction',
-      });
-    },
-    (instance, result) => {
-      results.set(instance.instance_id, result);
-      options.onResult?.(result, results.size, instances.length);
-    },
-  );
+  try {
+    await runConcurrently(
+      instances,
+      options.concurrency ?? availableParallelism(),
+      async (instance) => {
+        const prediction = predicted.get(instance.instance_id);
+        if (prediction) return grade(instance, prediction, ctx);
+        return verdict({ instance_id: instance.instance_id, model_name_or_path: model, model_patch: '' }, 'empty-patch', {
+          detail: 'no prediction',
+        });
+      },
+      (instance, result) => {
+        results.set(instance.instance_id, result);
+        options.onResult?.(result, results.size, instances.length);
+      },
+    );
+  } finally {
+    await ctx.trees.remove();
+  }
 
   const graded = instances.map((instance) => results.get(instance.instance_id)!);
   const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>;

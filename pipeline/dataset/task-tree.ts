@@ -1,4 +1,5 @@
-import { appendFile, mkdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { Instance } from './instance.js';
@@ -39,11 +40,16 @@ export async function applyPatch(dir: string, patch: string): Promise<'applied' 
   return result.exitCode === 0 ? 'fuzzy' : 'failed';
 }
 
+/** Where a task tree keeps the id of the clean files' tree, to be reset to it for the next task. */
+const CLEAN_TREE = 'swesynth-clean-tree';
+
 /**
- * The agent's working tree of a task at `dir`: a copy of the clean, installed workspace (its
- * node_modules linked, its history left behind) with the bug in, the hidden tests deleted, and
- * a fresh git history of one deterministic commit, so the original code is out of reach. Built
- * output is left as the workspace has it: grading builds after the prediction is in.
+ * The agent's working tree of a task at `dir`: the clean, installed workspace (its node_modules
+ * linked, its history left behind) with the bug in, the hidden tests deleted, and a git history
+ * of one deterministic commit, so the original code is out of reach. Built output is left as the
+ * workspace has it: grading builds after the prediction is in. A folder made for an earlier task
+ * of the same workspace is reset to the clean files (whatever that task changed, added or
+ * deleted) instead of being copied again.
  */
 export async function prepareTaskTree(
   cleanWorkspace: string,
@@ -51,11 +57,19 @@ export async function prepareTaskTree(
   instance: Pick<Instance, 'instance_id' | 'bug_patch' | 'test_patch'>,
   profile?: Pick<RepoProfile, 'env' | 'node'>,
 ): Promise<void> {
-  await LocalSandbox.copyOf(cleanWorkspace, dir, profile?.env, await nodeRuntime(profile?.node ?? null));
-  // Initialised first, so that `git apply` works on this folder and never on an enclosing repository.
-  await git(dir, ['init', '--quiet', '--initial-branch=main']);
-  await mkdir(join(dir, '.git', 'info'), { recursive: true });
-  await appendFile(join(dir, '.git', 'info', 'exclude'), '/node_modules\n');
+  const cleanFile = join(dir, '.git', CLEAN_TREE);
+  if (existsSync(cleanFile)) {
+    await git(dir, ['read-tree', '-u', '--reset', (await readFile(cleanFile, 'utf8')).trim()]);
+    await git(dir, ['clean', '-fdq']);
+  } else {
+    await LocalSandbox.copyOf(cleanWorkspace, dir, profile?.env, await nodeRuntime(profile?.node ?? null));
+    // Initialised first, so that `git apply` works on this folder and never on an enclosing repository.
+    await git(dir, ['init', '--quiet', '--initial-branch=main']);
+    await mkdir(join(dir, '.git', 'info'), { recursive: true });
+    await appendFile(join(dir, '.git', 'info', 'exclude'), '/node_modules\n');
+    await git(dir, ['add', '--all']);
+    await writeFile(cleanFile, await git(dir, ['write-tree']));
+  }
   if (!(await gitApply(dir, instance.bug_patch))) {
     throw new UserError(
       `the bug_patch of ${instance.instance_id} does not apply to ${cleanWorkspace}`,
@@ -64,5 +78,8 @@ export async function prepareTaskTree(
   }
   for (const file of hiddenTestFiles(instance.test_patch)) await rm(join(dir, file), { force: true });
   await git(dir, ['add', '--all']);
-  await git(dir, ['-c', 'commit.gpgsign=false', 'commit', '--quiet', '-m', `Task ${instance.instance_id}`]);
+  // A root commit for every task: no other task's tree, nor the clean one, is in its history.
+  const tree = await git(dir, ['write-tree']);
+  const commit = await git(dir, ['-c', 'commit.gpgsign=false', 'commit-tree', tree, '-m', `Task ${instance.instance_id}`]);
+  await git(dir, ['update-ref', 'HEAD', commit]);
 }

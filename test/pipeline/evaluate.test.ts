@@ -98,6 +98,7 @@ describe('evaluating predictions on the bundled example', () => {
     mkdirSync(join(installed, 'node_modules', 'dependency'), { recursive: true });
     writeFileSync(join(installed, 'node_modules', 'dependency', 'index.js'), 'export default 1;\n');
     const heads = new Set<string>();
+    const reused = join(tempDir('tree'), 'reused');
     for (const [index, instance] of dataset.instances.entries()) {
       const dir = join(tempDir('tree'), 'tree');
       await prepareTaskTree(installed, dir, instance, profile);
@@ -126,6 +127,15 @@ describe('evaluating predictions on the bundled example', () => {
         expect(await gitOut(again, ['rev-parse', 'HEAD'])).toBe(await gitOut(dir, ['rev-parse', 'HEAD']));
       }
       heads.add(await gitOut(dir, ['rev-parse', 'HEAD']));
+      // A tree made for the task before, and left changed by its grading, becomes exactly this task's.
+      await prepareTaskTree(installed, reused, instance, profile);
+      expect(await gitOut(reused, ['rev-parse', 'HEAD'])).toBe(await gitOut(dir, ['rev-parse', 'HEAD']));
+      expect(await gitOut(reused, ['rev-list', '--all', '--count'])).toBe('1');
+      expect(await gitOut(reused, ['status', '--porcelain'])).toBe('');
+      expect(existsSync(join(reused, 'node_modules', 'dependency', 'index.js'))).toBe(true);
+      writeFileSync(join(reused, instance.mutation.file), 'export {};\n');
+      writeFileSync(join(reused, 'test', 'added.test.js'), "throw new Error('left behind');\n");
+      rmSync(join(reused, visible[0]!));
     }
     expect(heads.size).toBe(dataset.instances.length);
   });
