@@ -111,7 +111,7 @@ const BABEL_FOLDER = /^swesynth-babel-folder:(.*)$/m;
 /**
  * Rebuilds a changed source file with the repository's own Babel (`babel src -d lib`, in a script
  * or a Makefile alike), in the sandbox: the file's built outputs that the tests loaded at setup
- * are written again from it. Babel loads the repository's config, which is its code: it runs in
+ * are written again from it; a source the tests load itself, compiled as it loads, needs none. Babel loads the repository's config, which is its code: it runs in
  * the sandbox, never in swesynth.
  */
 export class BabelBuild implements SingleFileBuild {
@@ -130,6 +130,11 @@ export class BabelBuild implements SingleFileBuild {
     return loadedAs(file, this.loaded).filter((output) => output !== file);
   }
 
+  /** The tests load the source itself (through a require hook, as @babel/register does) and none of its output: nothing to build. */
+  private loadedDirectly(file: string): boolean {
+    return this.loaded.includes(file) && this.outputsOf(file).length === 0;
+  }
+
   /** Runs the emitter in the sandbox on the file's text, handed over in a file of its own. */
   private async emit(sandbox: Sandbox, file: string, text: string, check: boolean) {
     const textFile = `.swesynth-babel-${randomUUID()}.txt`;
@@ -144,6 +149,7 @@ export class BabelBuild implements SingleFileBuild {
   }
 
   async reproduces(sandbox: Sandbox, file: string, text: string): Promise<boolean> {
+    if (this.loadedDirectly(file)) return true;
     if (this.outputsOf(file).length === 0) return false;
     const result = await this.emit(sandbox, file, text, true);
     const folder = result.exitCode === 0 ? BABEL_FOLDER.exec(result.outputTail)?.[1] : undefined;
@@ -153,6 +159,7 @@ export class BabelBuild implements SingleFileBuild {
   }
 
   async write(sandbox: Sandbox, file: string, text: string): Promise<void> {
+    if (this.loadedDirectly(file)) return;
     const result = await this.emit(sandbox, file, text, false);
     if (result.exitCode !== 0) throw new Error(`Babel could not rebuild ${file}: ${result.outputTail.slice(-300)}`);
   }
