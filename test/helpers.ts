@@ -1,3 +1,6 @@
+import type { RunnerAdapter } from '../pipeline/runners/types.js';
+import type { TestFileCoverage } from '../pipeline/store/records.js';
+import { learnCoverage } from '../pipeline/validation/coverage.js';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,4 +45,24 @@ export function factsOfFiles(packageJson: Record<string, unknown>, texts: Record
     read: (file) => texts[file],
     glob: () => [],
   };
+}
+
+/** The coverage learned file by file, one after the other, in one sandbox: each test file's record by its path. */
+export async function coverageByFile(
+  sandbox: Sandbox,
+  adapter: RunnerAdapter,
+  { name, args, testFiles, only }: { name: string; args: string[]; testFiles: string[]; only: string[] },
+): Promise<Map<string, TestFileCoverage>> {
+  const coverage = await learnCoverage({
+    suites: [{ path: '', name, adapter, args, tests: [] }],
+    testFiles,
+    only,
+    skip: [],
+    env: {},
+    timeoutMs: 30_000,
+    concurrency: 1,
+    open: async () => sandbox,
+    close: async () => undefined,
+  });
+  return new Map(coverage.testFiles.map((test) => [test.file, test]));
 }

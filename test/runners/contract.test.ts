@@ -1,10 +1,9 @@
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { learnCoverage } from '../../pipeline/validation/coverage.js';
 import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from '../../pipeline/runners/types.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { FIXTURES, onNode } from '../helpers.js';
+import { coverageByFile, FIXTURES, onNode } from '../helpers.js';
 
 /**
  * Every runner adapter passes the same contract, on a fixture repository of its own with the
@@ -160,19 +159,13 @@ describe.each(CASES.map((contract) => ({ ...contract, ids: idsOf(contract) })))(
   });
 
   it('lets coverage see the functions a test file executes, in whatever processes the runner starts', async () => {
-    const coverage = await learnCoverage({
-      suites: [{ path: '', name: contract.fixture, adapter, args: contract.args, tests: [] }],
+    // One after the other in one sandbox: a runner kept warm between files must not credit a file with the one before.
+    const byFile = await coverageByFile(sandbox, adapter, {
+      name: contract.fixture,
+      args: contract.args,
       testFiles: [...basicFiles, contract.crash, contract.hang],
-      // One after the other in one sandbox: a runner kept warm between files must not credit a file with the one before.
       only: [contract.basic, contract.crash],
-      skip: [],
-      env: {},
-      timeoutMs: 30_000,
-      concurrency: 1,
-      open: async () => sandbox,
-      close: async () => undefined,
     });
-    const byFile = new Map(coverage.testFiles.map((test) => [test.file, test]));
     expect(byFile.get(contract.basic)).toMatchObject({ measured: true, executed: { 'src/math.ts': { add: expect.any(Number) } } });
     expect(byFile.get(contract.crash)!.executed['src/math.ts']).toBeUndefined();
   });

@@ -7,8 +7,7 @@ import { runTests, type TestRequest, type TestRun } from '../../pipeline/runners
 import type { RunnerAdapter } from '../../pipeline/runners/types.js';
 import { vitest } from '../../pipeline/runners/vitest.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { FIXTURES, tempDir } from '../helpers.js';
-import { learnCoverage } from '../../pipeline/validation/coverage.js';
+import { coverageByFile, FIXTURES, tempDir } from '../helpers.js';
 
 /**
  * The older majors of each runner, on fixtures of the contract's shape (test/fixtures/<runner>-<major>,
@@ -109,18 +108,12 @@ describe.each(cases)('$fixture', ({ adapter, fixture, source, extension, separat
         if (typeof command !== 'string' && command.file !== sandbox.tools.node) runnerStarts += 1;
         return exec(command, options);
       };
-      const coverage = await learnCoverage({
-        suites: [{ path: '', name: fixture, adapter, args: [], tests: [] }],
+      const byFile = await coverageByFile(sandbox, adapter, {
+        name: fixture,
+        args: [],
         testFiles: [basic, crash, hang],
         only: [basic, crash],
-        skip: [],
-        env: {},
-        timeoutMs: 30_000,
-        concurrency: 1,
-        open: async () => sandbox,
-        close: async () => undefined,
       });
-      const byFile = new Map(coverage.testFiles.map((test) => [test.file, test]));
       expect(byFile.get(basic)).toMatchObject({ measured: true, executed: { [source]: { add: expect.any(Number) } } });
       expect(byFile.get(crash)!.executed[source]).toBeUndefined();
       expect(runnerStarts).toBe(0);
