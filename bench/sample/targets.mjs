@@ -2,7 +2,7 @@
 // Compares two swesynth builds on the development targets (/work/shared/targets.json): for each target, in a fresh
 // copy of its clone, `swesynth init <copy>` then `swesynth run <profile> --max-candidates 30` (default seed and
 // options) with each build, then what they found and kept: the runner, test files and tests at baseline, the
-// candidates validated, the candidate ids kept as tasks and each task's FAIL_TO_PASS list. Every command runs under
+// candidates validated, the candidate ids kept as tasks and each task's FAIL_TO_PASS list (its length and digest). Every command runs under
 // `nice -n 15`, one at a time. Results go to results-targets.json after each run; a target and build already there
 // is skipped. --report prints the comparison table.
 //
@@ -13,6 +13,7 @@
 //   node bench/sample/targets.mjs --build before=/work/wt/before --build after=/work/wt/sample [--only vercel__ms]
 //        [--through issues] [--reuse] [--compare before,after] [--targets /work/shared/targets.json] [--clones /work/targets] [--work /work/target-runs] [--report] [--redo]
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,7 +39,16 @@ const resultsPath = join(here, 'results-targets.json');
 const results = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : { builds: {}, targets: {} };
 const registry = spawnSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).stdout.trim().replace(/\/$/, '');
 const redacted = (text) => text.split(registry).join('<registry>');
-const save = () => writeFileSync(resultsPath, redacted(JSON.stringify(results, null, 2)) + '\n');
+/** A task's FAIL_TO_PASS list as its length and a digest: the lists of large suites would make the file megabytes. */
+const digestOf = (list) =>
+  typeof list === 'string'
+    ? list
+    : `${list.length} tests, sha256 ${createHash('sha256').update(list.join('\n')).digest('hex').slice(0, 16)}`;
+const save = () => {
+  for (const byBuild of Object.values(results.targets))
+    for (const record of Object.values(byBuild)) for (const task of record.tasks ?? []) task.failToPass = digestOf(task.failToPass);
+  writeFileSync(resultsPath, redacted(JSON.stringify(results, null, 2)) + '\n');
+};
 
 function run(command, args, { cwd, timeoutMs, log }) {
   const started = Date.now();
@@ -231,8 +241,8 @@ function compare(name) {
   const ra = results.targets[name]?.[a];
   const rb = results.targets[name]?.[b];
   if (!ra || !rb) return null;
-  // Compared by the candidate's id, after the slug.
-  const tasksOf = (r) => new Map((r.tasks ?? []).map((t) => [t.candidate.slice(t.candidate.indexOf('.') + 1), t.failToPass.join('\n')]));
+  // Compared by the candidate's hash: an exported instance id adds the slug and the operator (`slug.operator__hash`).
+  const tasksOf = (r) => new Map((r.tasks ?? []).map((t) => [t.candidate.split(/[.]|__/).at(-1), digestOf(t.failToPass)]));
   const ta = tasksOf(ra);
   const tb = tasksOf(rb);
   const onlyA = [...ta.keys()].filter((id) => !tb.has(id));
