@@ -106,8 +106,8 @@ if (tapeMajor >= 5) {
   const loaderPath = path.join(tapeDir, 'bin', 'import-or-require.js');
   const importOrRequire = require(loaderPath);
   require.cache[loaderPath].exports = (file) => loadTestFile(file, () => Promise.resolve(importOrRequire(file)));
-} else {
-  // tape 3 and 4's bins require each test file by its absolute path, after the preloads.
+} else if (tapeMajor === 4) {
+  // tape 4's bin requires each test file by its absolute path, after the preloads.
   const Module = require('node:module');
   const bin = path.join(tapeDir, 'bin', 'tape');
   const moduleRequire = Module.prototype.require;
@@ -116,3 +116,5 @@ if (tapeMajor >= 5) {
     return loadTestFile(id, () => moduleRequire.call(this, id));
   };
 }
+
+module.exports = { tapeDir, loadTestFile };

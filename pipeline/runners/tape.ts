@@ -40,12 +40,12 @@ export const tape: RunnerAdapter = {
   package: 'tape',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
-    const preload = tools.runnerFile('tape-preload.cjs');
-    // tape 3's bin has no -r: node preloads the file instead.
-    const hasRequire = (majorOf(version) ?? Infinity) >= 4;
+    const files = [...args, ...(only ?? testFiles)];
+    // tape 3's bin has no -r, and loads its files in several ticks: swesynth's runner loads them instead.
+    const binLoads = (majorOf(version) ?? Infinity) >= 4;
     return {
-      file: hasRequire ? 'node_modules/.bin/tape' : tools.node,
-      args: [...(hasRequire ? ['-r', preload] : ['--require', preload, 'node_modules/.bin/tape']), ...args, ...(only ?? testFiles)],
+      file: binLoads ? 'node_modules/.bin/tape' : tools.node,
+      args: binLoads ? ['-r', tools.runnerFile('tape-preload.cjs'), ...files] : [tools.runnerFile('tape-runner.cjs'), ...files],
       env: { SWESYNTH_TAPE_TIMEOUT_MS: String(Math.floor(timeoutMs * 0.8)) },
       stdoutFile: reportFile,
     };
