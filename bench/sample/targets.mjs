@@ -8,6 +8,9 @@
 //
 // --through issues stops before the export (whose self-check can take longer than the rest of a run) and reads the
 // tasks from the run store: the kept candidates with a written statement, each with its failing stable tests.
+// --run-args replaces the run's options (default `--max-candidates 30`), e.g. `--sources history --max-candidates 40`: a
+// build label per set of options keeps their results apart. Each task keeps its bug source and its fix's changed lines
+// and files; each run, its funnel per bug source and its history walk (`swesynth stats --json`).
 // --reuse takes a run folder whose issues stage has already finished instead of running it again.
 //
 //   node bench/sample/targets.mjs --build before=/work/wt/before --build after=/work/wt/sample [--only vercel__ms]
@@ -33,8 +36,10 @@ const { values: flags } = parseArgs({
     through: { type: 'string', default: 'export' },
     reuse: { type: 'boolean', default: false },
     compare: { type: 'string' },
+    'run-args': { type: 'string', default: '--max-candidates 30' },
   },
 });
+const runArgs = flags['run-args'].split(/\s+/).filter(Boolean);
 const resultsPath = join(here, 'results-targets.json');
 const results = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : { builds: {}, targets: {} };
 const registry = spawnSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).stdout.trim().replace(/\/$/, '');
@@ -84,9 +89,11 @@ function tasksInStore(runDir) {
       )
       .all();
     const failed = db.prepare('SELECT test_id FROM failed_tests WHERE candidate_id = ?');
+    const candidate = db.prepare('SELECT record FROM candidates WHERE id = ?');
     return written
       .map(({ id }) => ({
         candidate: `store.${id}`,
+        ...(({ provenance, fixPatch }) => patchFigures(provenance.generator, fixPatch))(JSON.parse(candidate.get(id).record)),
         failToPass: failed
           .all(id)
           .map((row) => row.test_id)
@@ -97,6 +104,31 @@ function tasksInStore(runDir) {
   } finally {
     db.close();
   }
+}
+
+/** A task's bug source and the size of its fix: changed lines and files. */
+function patchFigures(generator, fixPatch) {
+  const lines = fixPatch.split('\n');
+  return {
+    generator,
+    lines: lines.filter((line) => /^[-+](?![-+]{2} )/.test(line)).length,
+    files: lines.filter((line) => line.startsWith('diff --git ')).length,
+  };
+}
+
+/** The funnel per bug source and the history walk, as `swesynth stats --json` reports them. */
+function funnelOf(cli, runDir) {
+  const result = spawnSync('node', [cli, 'stats', runDir, '--json'], { encoding: 'utf8' });
+  if (result.status !== 0) return null;
+  const { overall } = JSON.parse(result.stdout);
+  const figures = ['proposed', 'parseValid', 'validated', 'killed', 'survived', 'timedOut', 'kept', 'tasks', 'rejected'];
+  return {
+    generators: overall.generators.map((row) => ({
+      generator: row.generator,
+      ...Object.fromEntries(figures.map((key) => [key, row[key]])),
+    })),
+    history: overall.history,
+  };
 }
 
 function issuesFinished(runDir) {
@@ -121,7 +153,7 @@ function measureThroughIssues(cli, base, profileFile, profile, initMs) {
   let runMs = 0;
   if (!(flags.reuse && issuesFinished(runDir))) {
     for (const stage of STAGES_THROUGH_ISSUES) {
-      const args = [cli, stage, profileFile, '--max-candidates', '30', '--json', '--run-dir', runDir, '--no-progress'];
+      const args = [cli, stage, profileFile, ...runArgs, '--json', '--run-dir', runDir, '--no-progress'];
       const result = run('node', args, { cwd: base, timeoutMs: 30 * MINUTE, log: join(base, `${stage}.log`) });
       runMs += result.ms;
       if (result.status !== 0) return { runner: profile.runner, initMs, runMs, failedStage: stage, error: result.stderr.slice(-800) };
@@ -149,6 +181,8 @@ function measureThroughIssues(cli, base, profileFile, profile, initMs) {
     verdicts: validate.verdicts ?? null,
     kept: validate.kept ?? null,
     tasks: tasksInStore(runDir),
+    funnel: funnelOf(cli, runDir),
+    runArgs: flags['run-args'],
     failedStage: null,
   };
 }
@@ -183,7 +217,7 @@ function measure(target, label, swesynth) {
   const profile = JSON.parse(readFileSync(profileFile, 'utf8'));
   if (flags.through === 'issues') return measureThroughIssues(cli, base, profileFile, profile, init.ms);
   const out = join(base, 'out');
-  const args = [cli, 'run', profileFile, '--max-candidates', '30', '--json', '--run-dir', join(base, 'run'), '--out', out, '--no-progress'];
+  const args = [cli, 'run', profileFile, ...runArgs, '--json', '--run-dir', join(base, 'run'), '--out', out, '--no-progress'];
   const result = run('node', args, { cwd: base, timeoutMs: 30 * MINUTE, log: join(base, 'run.log') });
   const record = {
     runner: profile.runner,
@@ -223,8 +257,15 @@ function measure(target, label, swesynth) {
     verdicts: stage('validate').verdicts ?? null,
     kept: stage('validate').kept ?? null,
     tasks: instances
-      .map((instance) => ({ candidate: candidateOf(instance), failToPass: JSON.parse(instance.FAIL_TO_PASS).sort() }))
+      .map((instance) => ({
+        candidate: candidateOf(instance),
+        ...patchFigures(instance.mutation.generator, instance.patch),
+        failToPass: JSON.parse(instance.FAIL_TO_PASS).sort(),
+      }))
       .sort((a, b) => a.candidate.localeCompare(b.candidate)),
+    selfCheck: exported.selfCheck ?? null,
+    funnel: funnelOf(cli, join(base, 'run')),
+    runArgs: flags['run-args'],
     failedStage: null,
   };
 }
