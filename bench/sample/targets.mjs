@@ -218,7 +218,7 @@ function measure(target, label, swesynth) {
   if (flags.through === 'issues') return measureThroughIssues(cli, base, profileFile, profile, init.ms);
   const out = join(base, 'out');
   const args = [cli, 'run', profileFile, ...runArgs, '--json', '--run-dir', join(base, 'run'), '--out', out, '--no-progress'];
-  const result = run('node', args, { cwd: base, timeoutMs: 30 * MINUTE, log: join(base, 'run.log') });
+  const result = run('node', args, { cwd: base, timeoutMs: 60 * MINUTE, log: join(base, 'run.log') });
   const record = {
     runner: profile.runner,
     runnerArgs: profile.runnerArgs,
