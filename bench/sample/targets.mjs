@@ -8,7 +8,7 @@
 //
 // --through issues stops before the export (whose self-check can take longer than the rest of a run) and reads the
 // tasks from the run store: the kept candidates with a written statement, each with its failing stable tests.
-// --run-args replaces the run's options (default `--max-candidates 30`), e.g. `--sources history --max-candidates 40`: a
+// --run-args replaces the run's options (default `--max-candidates 30`), e.g. `--run-args="--sources history --max-candidates 40"`: a
 // build label per set of options keeps their results apart. Each task keeps its bug source and its fix's changed lines
 // and files; each run, its funnel per bug source and its history walk (`swesynth stats --json`).
 // --reuse takes a run folder whose issues stage has already finished instead of running it again.
