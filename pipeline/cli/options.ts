@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
 import { OPERATORS } from '../../mutators/registry.js';
 import { UserError } from '../common/errors.js';
+import { TIERS } from '../dataset/difficulty.js';
 import { DEFAULT_FORMATS, FORMAT_NAMES } from '../dataset/formats/index.js';
 import { DEFAULT_BASE_IMAGE } from '../sandbox/images.js';
 import { DEFAULT_LOCK_DURATION_MS, DEFAULT_QUEUE } from '../scheduling/bullmq.js';
@@ -326,6 +327,29 @@ export const OPTIONS = {
     description: 'train/test split by a hash of the instance id or of the repository',
   }),
   testShare: option({ type: share, default: 0.2, flag: '--test-share <share>', config: true, description: 'share of the test split' }),
+  difficulty: option({
+    type: z.array(z.enum(TIERS, `expected tiers among ${TIERS.join(', ')}`)).min(1, `expected one or more of ${TIERS.join(', ')}`),
+    default: [...TIERS],
+    shownDefault: TIERS.join(','),
+    flag: '--difficulty <tiers>',
+    config: true,
+    description: 'comma-separated difficulty tiers to export (the README says how tiers are read)',
+  }),
+  maxPerFunction: option({
+    type: integer(0),
+    default: 0,
+    shownDefault: '0: no cap',
+    flag: '--max-per-function <n>',
+    config: true,
+    description: 'export at most n tasks of one function',
+  }),
+  maxF2pShare: option({
+    type: share,
+    default: 0.2,
+    flag: '--max-f2p-share <share>',
+    config: true,
+    description: 'export no task whose FAIL_TO_PASS holds more than this share of the stable tests',
+  }),
   formats: option({
     type: z.array(z.enum(FORMAT_NAMES, `expected export formats among ${FORMAT_NAMES.join(', ')}`)),
     default: DEFAULT_FORMATS,
@@ -496,6 +520,7 @@ export function runOptionsFrom(values: OptionValues, dataset: string) {
     split: values.split,
     testShare: values.testShare,
     formats: values.formats,
+    curation: { maxF2pShare: values.maxF2pShare, tiers: values.difficulty, maxPerFunction: cap(values.maxPerFunction) },
     docker: dockerOf(values),
     combine: values.combine,
     baselineRuns: values.baselineRuns,

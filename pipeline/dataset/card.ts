@@ -1,6 +1,8 @@
 import { GENERATOR } from '../common/version.js';
 import type { ExportFormat } from './formats/types.js';
-import type { DatasetRepo, StatementProvenance } from './instance.js';
+import type { Curation } from './curation.js';
+import { DIFFICULTY_RULE, TIERS } from './difficulty.js';
+import type { DatasetRepo, Instance, StatementProvenance } from './instance.js';
 
 export interface CardFacts {
   dataset: string;
@@ -11,6 +13,10 @@ export interface CardFacts {
   operators: Array<{ operator: string; validated: number; kept: number }>;
   /** Per repository, who wrote the problem statements. */
   statements: StatementProvenance[];
+  /** What curation dropped from each repository's tasks. */
+  curation: ReadonlyArray<Curation & { repo: string }>;
+  /** The tasks, for their difficulty per bug source. */
+  tasks: ReadonlyArray<Pick<Instance, 'mutation' | 'difficulty'>>;
   /** The formats written: the card lists their files and their configs for dataset hubs. */
   formats: readonly Pick<ExportFormat, 'card'>[];
 }
@@ -28,6 +34,47 @@ function statementLine(statements: readonly StatementProvenance[]): string {
     return `${n} by ${name}${settings ? ` at ${settings.endpoint}, temperature ${settings.temperature}` : ''}`;
   });
   return parts.length === 0 ? 'Problem statements: no record of their writer.' : `Problem statements: ${parts.join('; ')}.`;
+}
+
+/** The tier histogram per bug source (its operator, or the generator's strategy), with the total. */
+function difficultyTable(tasks: CardFacts['tasks']): string[] {
+  const rows = new Map<string, number[]>();
+  const add = (key: string, column: number) => {
+    const row = rows.get(key) ?? [0, 0, 0, 0];
+    row[column]!++;
+    rows.set(key, row);
+  };
+  for (const task of tasks) {
+    const column = task.difficulty ? TIERS.indexOf(task.difficulty.tier) : TIERS.length;
+    add(task.mutation.operator, column);
+    add('**all**', column);
+  }
+  const all = rows.get('**all**');
+  rows.delete('**all**');
+  const unrated = (all?.[TIERS.length] ?? 0) > 0;
+  const cells = (row: number[]) => (unrated ? row : row.slice(0, TIERS.length)).join(' | ');
+  return [
+    `Difficulty, measured from execution (fix size, fault localization over the hidden tests, whether the statement names the changed code): ${DIFFICULTY_RULE.easyUpTo} point or less is easy, up to ${DIFFICULTY_RULE.mediumUpTo} medium, more hard.`,
+    '',
+    `| source | ${TIERS.join(' | ')}${unrated ? ' | unrated' : ''} |`,
+    `|---|${TIERS.map(() => '---|').join('')}${unrated ? '---|' : ''}`,
+    ...[...rows].sort(([a], [b]) => a.localeCompare(b)).map(([key, row]) => `| ${key} | ${cells(row)} |`),
+    ...(all ? [`| **all** | ${cells(all)} |`] : []),
+  ];
+}
+
+/** What curation dropped, per repository, in one sentence each; nothing when it dropped nothing. */
+function curationLines(curation: CardFacts['curation']): string[] {
+  return curation.flatMap(({ repo, rule, stableTests, dropped }) => {
+    const reasons = [
+      dropped.f2pShare > 0
+        ? `${dropped.f2pShare} whose FAIL_TO_PASS held more than ${rule.maxF2pShare * 100}% of its ${stableTests} stable tests`
+        : '',
+      dropped.tier > 0 ? `${dropped.tier} outside the tiers asked for (${rule.tiers.join(', ')})` : '',
+      dropped.perFunction > 0 ? `${dropped.perFunction} beyond ${rule.maxPerFunction} per function` : '',
+    ].filter(Boolean);
+    return reasons.length === 0 ? [] : [`Curation dropped from ${repo}: ${reasons.join('; ')}.`];
+  });
 }
 
 function sizeCategory(count: number): string {
@@ -75,6 +122,9 @@ export function datasetCard(facts: CardFacts): string {
     '| operator | validated | kept | yield |',
     '|---|---|---|---|',
     ...rows,
+    '',
+    ...difficultyTable(facts.tasks),
+    ...curationLines(facts.curation).flatMap((line) => ['', line]),
     '',
     '## Files',
     '',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RepoProfile } from '../repo/profile.js';
 import { LlmSettings } from '../statements/llm-writer.js';
+import { Difficulty } from './difficulty.js';
 
 /** One task as instances.jsonl holds it: SWE-bench's fields, then swesynth's own. */
 export const Instance = z.object({
@@ -50,6 +51,8 @@ export const Instance = z.object({
    * was), and why its text was not used when the template wrote it. Absent in datasets from before.
    */
   statement: z.object({ writer: z.string(), llm: LlmSettings.nullable(), llm_fallback: z.string().optional() }).optional(),
+  /** How hard the task is, measured from execution (see difficulty.ts); absent in datasets from before. */
+  difficulty: Difficulty.optional(),
 });
 export type Instance = z.infer<typeof Instance>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DatasetRepo, StatementProvenance } from './instance.js';
 import { SelfCheck } from '../store/summaries.js';
+import { Curation } from './curation.js';
 
 export const FileEntry = z.object({ sha256: z.string(), bytes: z.number() });
 
@@ -19,6 +20,8 @@ export const Manifest = z.object({
       settings: z.unknown().optional(),
       counts: z.record(z.string(), z.unknown()).optional(),
       statements: StatementProvenance.optional(),
+      /** What the export's curation dropped; absent in datasets from before curation. */
+      curation: Curation.optional(),
     }),
   ),
   instances: z.number().int().optional(),

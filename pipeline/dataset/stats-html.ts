@@ -64,6 +64,7 @@ function table(rows: readonly FunnelRow[], total: FunnelRow, first: string): str
     'kept',
     'tasks',
     'leaky',
+    'easy/medium/hard',
     'yield',
     '95% CI',
   ];
@@ -80,6 +81,7 @@ function table(rows: readonly FunnelRow[], total: FunnelRow, first: string): str
     row.kept,
     row.tasks,
     row.rejected,
+    `${row.easy}/${row.medium}/${row.hard}`,
     row.validated === 0 ? '—' : percent(row.yield),
     row.validated === 0 ? '—' : `${percent(row.low)} – ${percent(row.high)}`,
   ];

@@ -24,6 +24,10 @@ export interface FunnelRow {
   /** Kept candidates with a problem statement that passed the leak check, and those whose statement it rejected. */
   tasks: number;
   rejected: number;
+  /** Tasks per difficulty tier (see difficulty.ts); tasks from runs before difficulty was measured count in none. */
+  easy: number;
+  medium: number;
+  hard: number;
   /** kept / validated, with its 95% Wilson score interval. */
   yield: number;
   low: number;
@@ -72,6 +76,9 @@ const ZERO: Counts = {
   kept: 0,
   tasks: 0,
   rejected: 0,
+  easy: 0,
+  medium: 0,
+  hard: 0,
 };
 
 function row(generator: string, operator: string, family: string, counts: Counts): FunnelRow {
@@ -117,7 +124,7 @@ export function statsOf(store: RunStore): RepoStats {
   const environment = store.getMeta('environment');
   const funnel = store.getMeta('funnel') ?? [];
   const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict.status]));
-  const statements = new Map(store.issues().map((issue) => [issue.candidateId, issue.status]));
+  const statements = new Map(store.issues().map((issue) => [issue.candidateId, issue]));
   const counts = new Map<string, Counts & { generator: string; operator: string; family: string }>();
   for (const step of funnel) {
     counts.set(`${step.generator}\0${step.operator}`, {
@@ -144,8 +151,10 @@ export function statsOf(store: RunStore): RepoStats {
     if (status === 'out-of-memory') entry.outOfMemory++;
     if (status === 'survived') entry.survived++;
     if (status === 'kept') entry.kept++;
-    if (status === 'kept' && statements.get(candidate.id) === 'written') entry.tasks++;
-    if (status === 'kept' && statements.get(candidate.id) === 'rejected') entry.rejected++;
+    const statement = status === 'kept' ? statements.get(candidate.id) : undefined;
+    if (statement?.status === 'written') entry.tasks++;
+    if (statement?.status === 'rejected') entry.rejected++;
+    if (statement?.difficulty) entry[statement.difficulty.tier]++;
   }
   const operators = [...counts.values()].map(({ generator, operator, family, ...figures }) => row(generator, operator, family, figures));
   return {
@@ -199,6 +208,7 @@ const COLUMNS: Array<[string, (each: FunnelRow) => string]> = [
   ['kept', (each) => String(each.kept)],
   ['tasks', (each) => String(each.tasks)],
   ['leaky', (each) => String(each.rejected)],
+  ['easy/medium/hard', (each) => `${each.easy}/${each.medium}/${each.hard}`],
   ['yield [95% CI]', interval],
 ];
 

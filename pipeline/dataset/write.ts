@@ -12,6 +12,7 @@ import type { DatasetRepo, Instance, StatementProvenance } from './instance.js';
 import type { Manifest } from './manifest.js';
 import { SPLITS, splitOf, type Split, type SplitRule } from './splits.js';
 import type { SelfCheck } from '../store/summaries.js';
+import type { Curation } from './curation.js';
 
 const STAGING = '.partial';
 const NAME_PATTERN = /^[\w.-]+$/;
@@ -32,6 +33,8 @@ export interface DatasetSource {
   operators: Array<{ operator: string; validated: number; kept: number }>;
   /** Who wrote the problem statements. */
   statements: StatementProvenance;
+  /** The tasks the export's curation dropped, and why. */
+  curation: Curation;
 }
 
 export interface DatasetOptions {
@@ -154,6 +157,8 @@ export async function writeDataset(
     splits,
     operators: [...operators.values()],
     statements: sources.map((source) => source.statements),
+    curation: sources.map((source) => ({ repo: source.repo.name, ...source.curation })),
+    tasks: instances,
     formats,
   });
   const manifest: Manifest = {
@@ -162,7 +167,13 @@ export async function writeDataset(
     version,
     created_at: options.createdAt ?? new Date().toISOString(),
     split: { rule: options.split, testShare: options.testShare, counts: splits },
-    repos: sources.map((source) => ({ ...source.repo, settings: source.settings, counts: source.counts, statements: source.statements })),
+    repos: sources.map((source) => ({
+      ...source.repo,
+      settings: source.settings,
+      counts: source.counts,
+      statements: source.statements,
+      curation: source.curation,
+    })),
     instances: instances.length,
     self_check: selfCheck,
     yield: [...operators.values()].map((row) => ({ ...row, yield: row.validated === 0 ? 0 : row.kept / row.validated })),

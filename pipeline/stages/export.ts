@@ -17,6 +17,7 @@ import { taskImageName } from '../sandbox/task-image.js';
 import { preparedWorkspace } from '../sandbox/workspace.js';
 import { Progress } from '../common/progress.js';
 import { noticingFilesOf } from '../validation/judge.js';
+import { curate } from '../dataset/curation.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
 function hiddenTestPatch(failToPass: readonly string[], read: (file: string) => string): string {
@@ -90,6 +91,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
         llm: statement.llm ?? null,
         ...(statement.llmFallback ? { llm_fallback: statement.llmFallback } : {}),
       },
+      ...(statement.difficulty ? { difficulty: statement.difficulty } : {}),
     };
     instances.push(instance);
     context.set(
@@ -97,6 +99,8 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       [...mutatedFiles(candidate.sites, read)].map(([path, text]) => ({ path, text })),
     );
   }
+  const stableTests = store.baseline().filter((test) => test.verdict === 'stable').length;
+  const { kept, curation } = curate(instances, stableTests, options.curation);
   // The funnel of this run, which the card and manifest summarize as yield per operator.
   const operators = statsOf(store).operators.map(({ operator, validated, kept }) => ({ operator, validated, kept }));
   return {
@@ -111,8 +115,9 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
     },
     gitDir: environment.workspace,
     testTimeoutMs: environment.timeoutMs,
-    instances,
+    instances: kept,
     context,
+    curation,
     settings: {
       ...store.getMeta('mutation'),
       baselineRuns: environment.baselineRuns,
@@ -125,10 +130,10 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       verdicts: store.verdictCounts(),
       kept: [...verdicts.values()].filter((verdict) => verdict.status === 'kept').length,
       statementsRejected: issues.filter((issue) => issue.status === 'rejected').length,
-      instances: instances.length,
+      instances: kept.length,
     },
     operators,
-    statements: statementsOf(instances),
+    statements: statementsOf(kept),
   };
 }
 

@@ -10,6 +10,7 @@ import { reproCode } from '../statements/repro.js';
 import { writeStatement } from '../statements/statement.js';
 import { primaryFailure } from '../statements/symptom.js';
 import type { Candidate, FailedTest, Issue } from '../store/records.js';
+import { difficultyOf } from '../dataset/difficulty.js';
 
 function linesAround(text: string, start: number, end: number): string[] {
   const from = text.lastIndexOf('\n', start - 1) + 1;
@@ -163,6 +164,8 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
   );
   const written = new Set(store.issues().map((issue) => issue.candidateId));
   // The language model answers slowly: ask about several candidates at once.
+  const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict]));
+  const coverage = store.getMeta('coverage') ?? null;
   const queue = new PQueue({ concurrency: ctx.options.concurrency });
   await queue.addAll(
     store
@@ -172,7 +175,12 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
         const issue = await issueFor(candidate, store.failedTests(candidate.id), sources);
         if (issue.llmFallback)
           log.warn(`issues: ${candidate.id}: the template wrote the statement instead of the language model: ${issue.llmFallback}`);
-        store.saveIssue(issue);
+        const statement = `${issue.title}\n${issue.body}`;
+        store.saveIssue(
+          issue.status === 'written'
+            ? { ...issue, difficulty: difficultyOf(candidate, verdicts.get(candidate.id)!, statement, coverage) }
+            : issue,
+        );
       }),
   );
   const all = store.issues();

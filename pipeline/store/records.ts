@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Failure, TestStatus } from '../runners/types.js';
 import { LlmSettings } from '../statements/llm-writer.js';
+import { Difficulty } from '../dataset/difficulty.js';
 
 /** What setup learned about the repository; later stages read it instead of the file system. */
 export const Environment = z.object({
@@ -186,6 +187,8 @@ export const Issue = z.object({
   llmFallback: z.string().optional(),
   /** The language model asked, when one was configured (whether it wrote the statement or not). */
   llm: LlmSettings.optional(),
+  /** The task's difficulty, on every written statement. */
+  difficulty: Difficulty.optional(),
 });
 export type Issue = z.infer<typeof Issue>;
 

@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS exports (dataset TEXT NOT NULL, version TEXT NOT NULL
 `;
 
 /** Bumped whenever a record's shape changes, so an old run is refused rather than misread. */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 export type { StageName } from './summaries.js';
 

@@ -1,3 +1,5 @@
+import { curate } from '../../pipeline/dataset/curation.js';
+import { TIERS } from '../../pipeline/dataset/difficulty.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -242,6 +244,7 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
       counts: {},
       operators: [],
       statements: { writers: {}, llm: [] },
+      curation: curate([], 0, { maxF2pShare: 0.2, tiers: TIERS, maxPerFunction: null }).curation,
     };
     const { path } = await writeDataset([source], {
       outDir: tempDir('out'),

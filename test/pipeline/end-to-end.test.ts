@@ -10,6 +10,7 @@ import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
 import { CLI, EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
+import { changedLines, TIERS, type Difficulty } from '../../pipeline/dataset/difficulty.js';
 
 interface Instance {
   instance_id: string;
@@ -22,9 +23,10 @@ interface Instance {
     operator: string;
     file: string;
     function: string;
-    sites: Array<{ operator: string; lines: { start: number; end: number } }>;
+    sites: Array<{ file: string; function: string; operator: string; lines: { start: number; end: number } }>;
     combines?: string[];
   };
+  difficulty: Difficulty;
 }
 
 const example = join(ROOT, 'repos', 'example');
@@ -245,6 +247,88 @@ describe('the whole pipeline on the bundled example', () => {
     const difference = await swesynth(['dataset', 'diff', first, again.stdout.trim(), '--json']);
     expect(difference.exitCode, difference.stderr).toBe(0);
     expect(JSON.parse(difference.stdout)).toEqual({ added: [], removed: [], changed: [] });
+  });
+
+  it('rates every task from its fix, its failing tests and its statement, and a combined task harder than its parts', () => {
+    for (const instance of instances) {
+      const failToPass = JSON.parse(instance.FAIL_TO_PASS) as string[];
+      const { fix, localization } = instance.difficulty;
+      expect(fix, instance.instance_id).toEqual({
+        lines: changedLines(instance.patch),
+        sites: instance.mutation.sites.length,
+        functions: new Set(instance.mutation.sites.map((site) => `${site.file} ${site.function}`)).size,
+        files: new Set(instance.mutation.sites.map((site) => site.file)).size,
+      });
+      expect(instance.difficulty.failToPass).toBe(failToPass.length);
+      expect(instance.difficulty.failingTestFiles).toBe(new Set(failToPass.map((id) => id.split('::')[0])).size);
+      // Every example test file exercises one source file: its functions are the suspects.
+      expect(localization).toMatchObject({ files: 1 });
+      expect(localization!.rank).toBeGreaterThanOrEqual(1);
+      expect(localization!.rank).toBeLessThanOrEqual(localization!.functions);
+    }
+    // A statement that calls the changed function by name points at it: a one-site bug so named is easy.
+    const named = instances.filter(
+      (instance) => instance.mutation.sites.length === 1 && instance.problem_statement.includes(`${instance.mutation.function}(`),
+    );
+    expect(named.length).toBeGreaterThan(3);
+    for (const instance of named) expect(instance.difficulty).toMatchObject({ named: true, tier: 'easy' });
+    const byId = new Map(instances.map((instance) => [instance.instance_id.split('__').at(-1)!, instance]));
+    const combined = instances.filter((instance) => instance.mutation.operator === 'combined');
+    for (const instance of combined) {
+      for (const part of instance.mutation.combines!.map((id) => byId.get(id)).filter((part) => part !== undefined)) {
+        expect(instance.difficulty.points, instance.instance_id).toBeGreaterThan(part.difficulty.points);
+        expect(TIERS.indexOf(instance.difficulty.tier)).toBeGreaterThanOrEqual(TIERS.indexOf(part.difficulty.tier));
+      }
+    }
+  });
+
+  it('exports only the tiers asked for, one task per function at most, and says in the card what it dropped', async () => {
+    const hard = await swesynth([
+      'export',
+      EXAMPLE_PROFILE,
+      '--run-dir',
+      runDir,
+      '--out',
+      out,
+      '--dataset',
+      'hard',
+      '--difficulty',
+      'hard',
+    ]);
+    expect(hard.exitCode, hard.stderr).toBe(0);
+    const dir = hard.stdout.trim();
+    const kept = readFileSync(join(dir, 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Instance);
+    const expected = instances.filter((instance) => instance.difficulty.tier === 'hard');
+    expect(expected.length).toBeGreaterThan(0);
+    expect(kept.map((instance) => instance.instance_id).sort()).toEqual(expected.map((instance) => instance.instance_id).sort());
+    expect(hard.stderr).toContain(`the fix resolves ${expected.length} of ${expected.length}`);
+    expect((await swesynth(['dataset', 'verify', dir])).exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(
+      `Curation dropped from swesynth/example: ${instances.length - expected.length} outside the tiers asked for (hard).`,
+    );
+
+    const capped = await swesynth([
+      'export',
+      EXAMPLE_PROFILE,
+      '--run-dir',
+      runDir,
+      '--out',
+      out,
+      '--dataset',
+      'capped',
+      '--max-per-function',
+      '1',
+    ]);
+    expect(capped.exitCode, capped.stderr).toBe(0);
+    const functions = readFileSync(join(capped.stdout.trim(), 'instances.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Instance)
+      .map((instance) => `${instance.mutation.file} ${instance.mutation.function}`);
+    expect(functions).toEqual([...new Set(instances.map((instance) => `${instance.mutation.file} ${instance.mutation.function}`))]);
   });
 
   it('gives harness tasks whose setup.sh makes a one-commit tree without the hidden tests, graded by check.sh', async () => {
