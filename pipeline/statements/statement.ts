@@ -15,7 +15,7 @@ export function writeStatement(input: StatementInput): ProblemStatement {
   if (!primary?.failure) return { rejected: 'no failing test reported any failure details' };
   const repro = reproFor(input, primary);
   const symptom = symptomOf(primary.failure);
-  const subject = subjectOf(repro);
+  const subject = subjectOf(repro, primary.titlePath);
   const title = titleOf(symptom, subject, input.packageName);
   const lines = WRITERS[input.style]({ title, symptom, subject, repro: repro?.code ?? null, others: input.failed.length - 1, input });
   const statement = { title, body: `${lines.join('\n').trimEnd()}\n` };

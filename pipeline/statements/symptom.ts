@@ -32,14 +32,24 @@ export type Symptom =
   /** An error the code threw, or a failed check that only says what went wrong. */
   | { kind: 'error'; thrown: boolean; error: string };
 
+/**
+ * How assertion libraries say that a call returned where it should have thrown, or a promise
+ * resolved where it should have rejected: node's assert ("Missing expected exception"), jest's
+ * expect ("Received function did not throw", "Received promise resolved instead of rejected"),
+ * chai's and vitest's ("expected [Function] to throw an error", "promise resolved "1" instead of rejecting").
+ */
+const MISSING_REJECTION = /Missing expected rejection|resolved .*instead of reject/;
+const MISSING_EXCEPTION = /Missing expected exception|did not throw|\bto throw an error|expected function to throw/;
+
 export function symptomOf(failure: NonNullable<FailedTest['failure']>): Symptom {
-  const rejects = failure.operator === 'rejects' || /Missing expected rejection/.test(failure.message);
-  if (rejects || failure.operator === 'throws' || /Missing expected exception|did not throw/.test(failure.message)) {
+  const rejects = failure.operator === 'rejects' || MISSING_REJECTION.test(failure.message);
+  if (rejects || failure.operator === 'throws' || MISSING_EXCEPTION.test(failure.message)) {
     // node's assert names the class it waited for: "Missing expected exception (RangeError)."
     return { kind: 'no-throw', rejects, error: /^Missing expected \w+ \((\w+)\)/.exec(failure.message)?.[1] ?? null };
   }
-  // Values to compare make a wrong result, whatever class the runner gives its assertion error.
-  if (failure.expected !== undefined && failure.actual !== undefined)
+  // Values to compare make a wrong result, whatever class the runner gives its assertion error;
+  // values that print the same say nothing, and the message speaks instead.
+  if (failure.expected !== undefined && failure.actual !== undefined && failure.expected !== failure.actual)
     return { kind: 'value', expected: clip(failure.expected), actual: clip(failure.actual) };
   const thrown = failure.name !== undefined && failure.name !== 'AssertionError';
   const error = thrown && !failure.message.startsWith(failure.name!) ? `${failure.name}: ${failure.message}` : failure.message;
@@ -127,7 +137,25 @@ function callText(repro: Repro, call: CallExpression | NewExpression): NonNullab
 
 const textOf = (repro: Repro, node: Node): string => repro.source.text.slice(node.start!, node.end!).replace(/\s+/g, ' ');
 
-export function subjectOf(repro: Repro | null): Subject {
+/** A suite title that is only a name (`parse`, `Lexer#next`, `utils.merge()`) names the function under test. */
+const NAME_TITLE = /^[A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*(?:\(\))?$/;
+/** A test's own title names a function only when it reads as code: `merge()`, `utils.merge`, `parseInt`; `adds` is a verb. */
+const CODE_TITLE = /[.#(]|[a-z][A-Z]|_/;
+
+/**
+ * What the failing statement is about, from the repro; without a call or a checked value there,
+ * the function the test's titles name (the innermost), so that a title names what misbehaves
+ * whenever the test says it.
+ */
+export function subjectOf(repro: Repro | null, titlePath: readonly string[] = []): Subject {
+  const found = subjectInRepro(repro);
+  if (found.call || found.checked) return found;
+  const names = titlePath.filter((title, at) => NAME_TITLE.test(title) && (at < titlePath.length - 1 || CODE_TITLE.test(title)));
+  const named = names.at(-1);
+  return named ? { ...found, call: { shown: named.replace(/\(\)$/, ''), name: named.replace(/\(\)$/, '') } } : found;
+}
+
+function subjectInRepro(repro: Repro | null): Subject {
   const none: Subject = { call: null, awaited: false, checked: null };
   const node = repro && checkedNode(repro.failing);
   if (!repro || !node) return none;

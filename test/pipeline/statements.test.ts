@@ -153,10 +153,44 @@ describe('the failure a statement is written from', () => {
     expect(writeStatement(input([notThrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` does not throw RangeError' });
   });
 
-  it('falls back to the package for a crash without a repro', () => {
+  it('names the function its suite is named after for a crash without a repro, else the package', () => {
     const statement = writeStatement(input([crashed]));
-    expect(statement).toMatchObject({ title: '`mathlib` throws Error: Cannot find module' });
+    expect(statement).toMatchObject({ title: '`clamp` throws Error: Cannot find module' });
     expect(bodyOf(statement)).not.toContain('```js');
+    const untitled = { ...crashed, titlePath: ['with limits', 'are kept'] };
+    expect(writeStatement(input([untitled]))).toMatchObject({ title: '`mathlib` throws Error: Cannot find module' });
+  });
+
+  it("reads expect's missing exception and rejection as such, whatever values the runner printed", () => {
+    const vitestThrow = {
+      message: 'expected [Function] to throw an error',
+      name: 'AssertionError',
+      expected: 'undefined',
+      actual: 'undefined',
+    };
+    expect(writeStatement(input([failed(15, vitestThrow, 'refuses an inverted range')]))).toMatchObject({
+      title: '`clamp(1, 5, 0)` does not throw',
+    });
+    const jestThrow = { message: 'expect(received).toThrow()\n\nReceived function did not throw', name: 'Error' };
+    expect(writeStatement(input([failed(15, jestThrow, 'refuses an inverted range')]))).toMatchObject({
+      title: '`clamp(1, 5, 0)` does not throw',
+    });
+    const resolved = {
+      message: 'promise resolved "1" instead of rejecting',
+      name: 'AssertionError',
+      expected: '[Error: rejected promise]',
+      actual: '1',
+    };
+    expect(writeStatement(input([failed(15, resolved, 'refuses an inverted range')]))).toMatchObject({
+      title: '`clamp(1, 5, 0)` does not reject',
+    });
+  });
+
+  it('never shows expected and actual that print the same', () => {
+    const same = { message: 'expected 10 to deeply equal 10', name: 'AssertionError', expected: '10', actual: '10' };
+    const statement = writeStatement(input([failed(9, same)]));
+    expect(statement).toMatchObject({ title: '`clamp(15, low, high)` fails with expected 10 to deeply equal 10' });
+    expect(bodyOf(statement)).not.toContain('instead of');
   });
 });
 
