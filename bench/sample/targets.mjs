@@ -53,6 +53,8 @@ const save = () => {
   for (const byBuild of Object.values(results.targets))
     for (const record of Object.values(byBuild)) for (const task of record.tasks ?? []) task.failToPass = digestOf(task.failToPass);
   writeFileSync(resultsPath, redacted(JSON.stringify(results, null, 2)) + '\n');
+  // The file is committed: in the form the project's formatter checks.
+  spawnSync(join(here, '..', '..', 'node_modules', '.bin', 'prettier'), ['--write', resultsPath]);
 };
 
 function run(command, args, { cwd, timeoutMs, log }) {
