@@ -45,4 +45,5 @@ export const jest: RunnerAdapter = {
     };
   },
   parse: parseJestJson,
+  reportFormat: 'jest-json',
 };

@@ -143,10 +143,11 @@ export interface RunnerAdapter {
    */
   parse(report: string, root: string): { results: TestResult[]; complete: boolean };
   /**
-   * Set when the report is swesynth's JSON lines (one test a line, `{"end":true}` last), which a
-   * task folder's plain-JavaScript grader reads without swesynth (see dataset/formats/harbor.ts).
+   * The report's form when a task folder's plain-JavaScript grader reads it without swesynth (see
+   * dataset/formats/harbor.ts): swesynth's JSON lines (one test a line, `{"end":true}` last), or
+   * jest's JSON (`testResults`, each file's `assertionResults`). Unset: the grader cannot.
    */
-  reportFormat?: 'json-lines';
+  reportFormat?: 'json-lines' | 'jest-json';
 }
 
 /** Makes ids unique by numbering repeats in order: `a`, `a #2`, `a #3`. */

@@ -49,4 +49,5 @@ export const vitest: RunnerAdapter = {
     };
   },
   parse: parseJestJson,
+  reportFormat: 'jest-json',
 };

@@ -1,34 +1,63 @@
-// The grader of a Harbor task folder (copied to its tests/grade.mjs): reads the JSON-lines
-// reports of swesynth's runner reporters and writes 1 to the reward file when every FAIL_TO_PASS
-// and PASS_TO_PASS test passed, else 0. Plain JavaScript: the container has Node.js, not swesynth.
+// The grader of a Harbor task folder (copied to its tests/grade.mjs): reads the reports of the
+// task's test runs and writes 1 to the reward file when every FAIL_TO_PASS and PASS_TO_PASS test
+// passed, else 0. Plain JavaScript: the container has Node.js, not swesynth. A report is in one of
+// the forms runner adapters declare (`reportFormat`): swesynth's JSON lines, or jest's JSON.
 // Test ids are made as swesynth makes them: file (repository-relative) :: describe path, repeats numbered.
-// Usage: node grade.mjs <tests.json> <reward file> <suite folder>=<report file>...
+// Usage: node grade.mjs <tests.json> <reward file> <repository root> <suite folder>=<report form>=<report file>...
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const [testsFile, rewardFile, ...suites] = process.argv.slice(2);
+/** Each test of a JSON-lines report as [file, title path, passed]; null when the runner did not finish it. */
+function jsonLines(text) {
+  let lines;
+  try {
+    lines = text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line));
+  } catch {
+    return null;
+  }
+  if (!lines.some((line) => line.end === true)) return null;
+  return lines.filter((line) => line.end !== true).map((line) => [line.file, line.titlePath, line.status === 'pass']);
+}
+
+/** Each test of a jest-shaped JSON report likewise; null when it is cut short or marked interrupted. */
+function jestJson(text) {
+  let report;
+  try {
+    report = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(report.testResults) || report.wasInterrupted === true) return null;
+  return report.testResults.flatMap((file) =>
+    file.assertionResults.map((test) => [file.name, [...test.ancestorTitles, test.title], test.status === 'passed']),
+  );
+}
+
+const READERS = { 'json-lines': jsonLines, 'jest-json': jestJson };
+
+const [testsFile, rewardFile, repositoryRoot, ...suites] = process.argv.slice(2);
 const { FAIL_TO_PASS, PASS_TO_PASS } = JSON.parse(readFileSync(testsFile, 'utf8'));
 const passing = new Set();
 const problems = [];
 for (const suite of suites) {
-  const [folder, report] = suite.split('=');
-  const lines = existsSync(report)
-    ? readFileSync(report, 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line))
-    : [];
-  if (!lines.some((line) => line.end === true)) problems.push(`the runner in ${folder} did not finish its report`);
-  const root = join('/testbed', folder);
+  const [folder, form, report] = suite.split('=');
+  const tests = existsSync(report) ? READERS[form](readFileSync(report, 'utf8')) : null;
+  if (tests === null) {
+    problems.push(`the runner in ${folder || 'the repository'} did not finish its report`);
+    continue;
+  }
+  const root = join(repositoryRoot, folder);
   const seen = new Map();
-  for (const line of lines) {
-    if (line.end === true) continue;
-    const file = line.file === null ? '' : relative(root, line.file);
+  for (const [absolute, titlePath, passed] of tests) {
+    const file = absolute === null ? '' : relative(root, absolute);
     const inRepository = folder === '' || file === '' ? file : join(folder, file);
-    const id = `${inRepository}::${line.titlePath.join(' > ')}`;
+    const id = `${inRepository}::${titlePath.join(' > ')}`;
     const count = (seen.get(id) ?? 0) + 1;
     seen.set(id, count);
-    if (line.status === 'pass') passing.add(count === 1 ? id : `${id} #${count}`);
+    if (passed) passing.add(count === 1 ? id : `${id} #${count}`);
   }
 }
 const failing = [...FAIL_TO_PASS, ...PASS_TO_PASS].filter((id) => !passing.has(id));

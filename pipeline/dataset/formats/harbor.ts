@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { PACKAGE_ROOT } from '../../common/paths.js';
 import type { RepoProfile } from '../../repo/profile.js';
+import { installedVersion } from '../../runners/run-tests.js';
 import { suiteOfFile, suitesOf, type Suite } from '../../runners/suites.js';
+import { LocalSandbox } from '../../sandbox/local.js';
 import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES } from '../../sandbox/docker.js';
 import { environmentImageName } from '../../sandbox/images.js';
 import type { Toolchain } from '../../sandbox/types.js';
@@ -36,7 +38,7 @@ function gradedSuites(instance: Instance, profile: RepoProfile): Array<{ suite: 
   const suites = suitesOf(profile);
   const files = testFilesOf(instance);
   const used = suites.filter((suite) => files.some((file) => suiteOfFile(suites, file) === suite));
-  if (used.some((suite) => suite.adapter.reportFormat !== 'json-lines')) return null;
+  if (used.some((suite) => suite.adapter.reportFormat === undefined)) return null;
   const within = (suite: Suite, file: string) => (suite.path === '' ? file : file.slice(suite.path.length + 1));
   return used.map((suite) => ({
     suite,
@@ -114,25 +116,36 @@ function dockerfile(instance: Instance, repo: FormatRepo): string {
   ].join('\n');
 }
 
-function testScript(instance: Instance, repo: FormatRepo, graded: Array<{ suite: Suite; files: string[] }>, hidden: string[]): string {
+/** A suite's runner version as installed in the repository: the runner's command takes the flags that version knows. */
+const versionIn = (repo: FormatRepo, suite: Suite): Promise<string | null> =>
+  installedVersion(LocalSandbox.at(repo.gitDir), suite.adapter, suite.path);
+
+async function testScript(
+  instance: Instance,
+  repo: FormatRepo,
+  graded: Array<{ suite: Suite; files: string[] }>,
+  hidden: string[],
+): Promise<string> {
   const { profile } = repo;
   const timeoutSeconds = verifierSeconds(repo);
-  const runs = graded.map(({ suite, files }, index) => {
+  const runs = [];
+  for (const [index, { suite, files }] of graded.entries()) {
+    const reportFile = `/tmp/swesynth-report-${index}`;
     const command = suite.adapter.command({
       testFiles: files,
       only: files,
       args: suite.args,
-      reportFile: `/tmp/swesynth-report-${index}.jsonl`,
+      reportFile,
       timeoutMs: timeoutSeconds * 1000,
       tools: CONTAINER_TOOLS,
-      version: null,
+      version: await versionIn(repo, suite),
     });
     const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
-    return {
+    runs.push({
       line: `(cd ${quote(posix.join(CONTAINER_ROOT, suite.path))} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${timeoutSeconds} ${[command.file, ...command.args].map(quote).join(' ')}) || true`,
-      report: `${suite.path}=/tmp/swesynth-report-${index}.jsonl`,
-    };
-  });
+      report: `${suite.path}=${suite.adapter.reportFormat}=${reportFile}`,
+    });
+  }
   return [
     '#!/bin/bash',
     `# Grades ${instance.instance_id}: brings back the hidden tests, runs the FAIL_TO_PASS and PASS_TO_PASS tests`,
@@ -145,9 +158,9 @@ function testScript(instance: Instance, repo: FormatRepo, graded: Array<{ suite:
     // The official tests replace whatever the agent wrote in their place.
     ...(hidden.length > 0 ? [`cp -R "$here/hidden/." ${CONTAINER_ROOT}/`] : []),
     ...(profile.buildBeforeTests && profile.build ? [`${profile.build} || exit 0`] : []),
-    'rm -f /tmp/swesynth-report-*.jsonl',
+    'rm -f /tmp/swesynth-report-*',
     ...runs.map((run) => run.line),
-    `node "$here/grade.mjs" "$here/tests.json" ${REWARD_FILE} ${runs.map((run) => quote(run.report)).join(' ')}`,
+    `node "$here/grade.mjs" "$here/tests.json" ${REWARD_FILE} ${CONTAINER_ROOT} ${runs.map((run) => quote(run.report)).join(' ')}`,
     '',
   ].join('\n');
 }
@@ -223,7 +236,7 @@ export const harbor: ExportFormat = {
         [`harbor/${id}/task.toml`]: taskToml(instance, repo, input.limits),
         [`harbor/${id}/environment/Dockerfile`]: dockerfile(instance, repo),
         [`harbor/${id}/environment/task.bundle`]: await bundleOf(input, instance.repo, [id]),
-        [`harbor/${id}/tests/test.sh`]: testScript(instance, repo, graded, hidden),
+        [`harbor/${id}/tests/test.sh`]: await testScript(instance, repo, graded, hidden),
         [`harbor/${id}/tests/grade.mjs`]: grader,
         [`harbor/${id}/tests/tests.json`]: `${JSON.stringify({ FAIL_TO_PASS: testIdsOf(instance.FAIL_TO_PASS), PASS_TO_PASS: testIdsOf(instance.PASS_TO_PASS) }, null, 2)}\n`,
         [`harbor/${id}/solution/solve.sh`]: solveScript(instance),
