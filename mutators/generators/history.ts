@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -149,9 +149,11 @@ async function walk(source: HistorySource, depth: number): Promise<Commit[]> {
 }
 
 /**
- * The base commit's files with a commit's change to them undone, exactly: its patch reverse-applied
- * by git without fuzz (context must match; a hunk may only move), to each file where it stands at
- * the base commit. Null when it does not apply.
+ * The base commit's files with a commit's change to them undone, as `git revert` undoes it: per
+ * file, a three-way merge of the base text with the file before the commit, from the file after
+ * it (`git merge-file`). The lines the commit changed must be there unchanged; lines edited since
+ * around them do not stop it, and a conflict refuses the revert: nothing is applied by guesswork.
+ * Null when a file does not revert cleanly.
  */
 async function reverted(
   source: HistorySource,
@@ -159,28 +161,22 @@ async function reverted(
   files: ReadonlyArray<ChangedFile & { atBase: string }>,
   read: (file: string) => string,
 ): Promise<Map<string, string> | null> {
-  // Only files the commit modified: a revert that deletes or recreates a file is not a bug in the code.
-  const patch = await gitIn(source.dir, [
-    'diff',
-    '--no-renames',
-    '--diff-filter=M',
-    '--full-index',
-    commit.parents[0]!,
-    commit.hash,
-    '--',
-    ...files.map((file) => file.path),
-  ]);
-  if (patch.exitCode !== 0 || patch.stdout === '') return null;
-  // The base commit's texts at the commit's paths, so that the patch applies as the commit wrote it.
   const scratch = await mkdtemp(join(tmpdir(), 'swesynth-revert-'));
   try {
-    for (const file of files) {
-      await mkdir(dirname(join(scratch, file.path)), { recursive: true });
-      await writeFile(join(scratch, file.path), read(file.atBase));
+    const texts = new Map<string, string>();
+    for (const [index, file] of files.entries()) {
+      const [before, after] = await Promise.all(
+        [commit.parents[0]!, commit.hash].map((revision) => gitIn(source.dir, ['show', `${revision}:${file.path}`])),
+      );
+      // Only files the commit modified: a revert that deletes or recreates a file is not a bug in the code.
+      if (before!.exitCode !== 0 || after!.exitCode !== 0) continue;
+      const [current, ancestor, other] = ['current', 'ancestor', 'other'].map((name) => join(scratch, `${index}.${name}`));
+      await Promise.all([writeFile(current!, read(file.atBase)), writeFile(ancestor!, after!.stdout), writeFile(other!, before!.stdout)]);
+      const merged = await gitIn(scratch, ['merge-file', '-p', '--quiet', current!, ancestor!, other!]);
+      if (merged.exitCode !== 0) return null;
+      texts.set(file.atBase, merged.stdout);
     }
-    const applied = await gitIn(scratch, ['apply', '--reverse', '--whitespace=nowarn', '-'], patch.stdout);
-    if (applied.exitCode !== 0) return null;
-    return new Map(await Promise.all(files.map(async (file) => [file.atBase, await readFile(join(scratch, file.path), 'utf8')] as const)));
+    return texts.size > 0 ? texts : null;
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -244,10 +240,11 @@ export const historyGenerator: BugGenerator = {
       files: ReadonlyArray<ChangedFile & { atBase: string }>,
       changedTests: boolean,
     ): Promise<Proposal | null> => {
-      const texts = await reverted(source, commit, files, input.read);
-      if (!texts) return null;
+      const texts = (await reverted(source, commit, files, input.read)) ?? new Map<string, string>();
+      // A change undone since reverts to the base text itself: there is nothing to revert.
+      const paths = [...texts.keys()].filter((path) => texts.get(path) !== input.read(path));
+      if (paths.length === 0) return null;
       funnel.applying++;
-      const paths = files.map((file) => file.atBase);
       if (paths.every((path) => sameSyntax(path, input.read(path), texts.get(path)!))) {
         funnel.formattingOnly++;
         return null;

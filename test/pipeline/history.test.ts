@@ -59,6 +59,7 @@ const FIXES = {
   rangeStep: 'Make the range step configurable by callers',
   sum: 'Simplify the sum loop into a reduce call',
   legacyRound: 'Round halves up in the legacy helper',
+  clampDefault: 'Let clamp go without an upper bound',
 };
 
 function commit(dir: string, message: string, files: Record<string, string>): void {
@@ -142,6 +143,8 @@ function repositoryWithHistory(): string {
     '  return values.reduce((total, value) => total + value, 0);',
   );
   commit(dir, FIXES.sum, { 'src/stats.js': stats1 });
+  // Changes a line two lines above the clamp fix: that fix still reverts, as git revert would revert it.
+  commit(dir, FIXES.clampDefault, { 'src/math.js': math3.replace('clamp(value, low, high)', 'clamp(value, low, high = Infinity)') });
   return dir;
 }
 
@@ -204,31 +207,32 @@ describe('bugs from the repository history', () => {
       verdicts: new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict.status])),
       walk: store.getMeta('history'),
     }));
-    // Twelve first-parent commits: the merge, the root, a docs-only commit and the fix to a file deleted since, none of
-    // them a candidate; of the eight with a source change, two made to text.js before it moved, two are too large (one
-    // of them the move), one only reformats and one no longer applies.
+    // Thirteen first-parent commits: the merge, the root, a docs-only commit and the fix to a file deleted since, none of
+    // them a candidate; of the nine with a source change, two made to text.js before it moved, two are too large (one
+    // of them the move), one only reformats and one no longer applies (a later commit changed its lines).
     expect(walk).toEqual({
-      walked: 12,
+      walked: 13,
       merges: 1,
-      withSourceChange: 8,
+      withSourceChange: 9,
       renamed: 2,
       tooLarge: 2,
       formattingOnly: 1,
-      applying: 5,
+      applying: 6,
       unavailable: null,
     });
-    // Fixes that came with a test first, newest first; then the refactoring.
+    // Fixes that came with a test first, newest first; then the other changes.
     const subjects = candidates.map((candidate) =>
       candidate.provenance.origin?.kind === 'commit' ? candidate.provenance.origin.subject : null,
     );
-    expect(subjects).toEqual([FIXES.rangeStep, FIXES.capitalize, FIXES.clamp, FIXES.sum]);
+    expect(subjects).toEqual([FIXES.rangeStep, FIXES.capitalize, FIXES.clamp, FIXES.clampDefault, FIXES.sum]);
     expect(
       candidates.map((candidate) => [candidate.provenance.generator, candidate.provenance.strategy, verdicts.get(candidate.id)]),
     ).toEqual([
       ['history', 'revert', 'kept'],
       ['history', 'revert', 'kept'],
       ['history', 'revert', 'kept'],
-      // The refactoring changes no behaviour: no test notices its revert.
+      // No test calls clamp without an upper bound, and the refactoring changes no behaviour: no test notices their reverts.
+      ['history', 'revert', 'survived'],
       ['history', 'revert', 'survived'],
     ]);
     // The step commit changed two separate lines of range: two sites in one unit.
@@ -267,7 +271,7 @@ describe('bugs from the repository history', () => {
     expect(stats.exitCode, stats.stderr).toBe(0);
     const history = (JSON.parse(stats.stdout) as { overall: { generators: Array<Record<string, unknown>> } }).overall.generators;
     expect(history).toEqual([
-      expect.objectContaining({ generator: 'history', proposed: 4, parseValid: 4, validated: 4, killed: 3, kept: 3, tasks: 3 }),
+      expect.objectContaining({ generator: 'history', proposed: 5, parseValid: 5, validated: 5, killed: 3, kept: 3, tasks: 3 }),
     ]);
   });
 
