@@ -348,7 +348,7 @@ export const OPTIONS = {
     default: 0.2,
     flag: '--max-f2p-share <share>',
     config: true,
-    description: 'export no task whose FAIL_TO_PASS holds more than this share of the stable tests',
+    description: 'export no task whose FAIL_TO_PASS holds more than this share of the stable tests and more than 10 tests',
   }),
   formats: option({
     type: z.array(z.enum(FORMAT_NAMES, `expected export formats among ${FORMAT_NAMES.join(', ')}`)),

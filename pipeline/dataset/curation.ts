@@ -25,6 +25,9 @@ export type Curation = z.infer<typeof Curation>;
  * ones (in the sampler's random order) stay. A task without a difficulty record (from a run made
  * before difficulty was measured) passes the tier filter only when every tier is asked for.
  */
+/** A task failing this many tests or fewer is never too broad: in a small suite, a few tests are a large share. */
+export const FEW_FAILING = 10;
+
 export function curate(instances: readonly Instance[], stableTests: number, rule: CurationRule): { kept: Instance[]; curation: Curation } {
   const dropped = { f2pShare: 0, tier: 0, perFunction: 0 };
   const perFunction = new Map<string, number>();
@@ -34,7 +37,8 @@ export function curate(instances: readonly Instance[], stableTests: number, rule
     return false;
   };
   const kept = instances.filter((instance) => {
-    if (testIdsOf(instance.FAIL_TO_PASS).length > rule.maxF2pShare * stableTests) return drop('f2pShare');
+    const failing = testIdsOf(instance.FAIL_TO_PASS).length;
+    if (failing > FEW_FAILING && failing > rule.maxF2pShare * stableTests) return drop('f2pShare');
     const tier = instance.difficulty?.tier;
     if (!(tier ? rule.tiers.includes(tier) : everyTier)) return drop('tier');
     const key = `${instance.mutation.file}\0${instance.mutation.function}`;

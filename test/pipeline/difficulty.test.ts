@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curate } from '../../pipeline/dataset/curation.js';
+import { curate, FEW_FAILING } from '../../pipeline/dataset/curation.js';
 import { difficultyOf, TIERS, type Difficulty } from '../../pipeline/dataset/difficulty.js';
 import type { Instance } from '../../pipeline/dataset/instance.js';
 import type { CoverageMap, Site } from '../../pipeline/store/records.js';
@@ -108,6 +108,13 @@ describe('curation', () => {
     expect(kept.map((each) => each.instance_id)).toEqual(['two', 'five']);
     expect(curation.dropped).toEqual({ f2pShare: 1, tier: 1, perFunction: 1 });
     expect(curation.stableTests).toBe(100);
+  });
+
+  it('never drops a task that fails only a few tests, however small the suite', () => {
+    const small = [instance('few', 'parse', FEW_FAILING, 'easy'), instance('more', 'trim', FEW_FAILING + 1, 'easy')];
+    const { kept, curation } = curate(small, 20, { maxF2pShare: 0.2, tiers: TIERS, maxPerFunction: null });
+    expect(kept.map((each) => each.instance_id)).toEqual(['few']);
+    expect(curation.dropped.f2pShare).toBe(1);
   });
 
   it('keeps every task with the defaults when none breaks a fifth of the suite', () => {
