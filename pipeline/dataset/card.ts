@@ -1,6 +1,6 @@
 import { GENERATOR } from '../common/version.js';
 import type { ExportFormat } from './formats/types.js';
-import type { Curation } from './curation.js';
+import { FEW_FAILING, type Curation } from './curation.js';
 import { DIFFICULTY_RULE, TIERS } from './difficulty.js';
 import type { DatasetRepo, Instance, StatementProvenance } from './instance.js';
 
@@ -68,7 +68,7 @@ function curationLines(curation: CardFacts['curation']): string[] {
   return curation.flatMap(({ repo, rule, stableTests, dropped }) => {
     const reasons = [
       dropped.f2pShare > 0
-        ? `${dropped.f2pShare} whose FAIL_TO_PASS held more than ${rule.maxF2pShare * 100}% of its ${stableTests} stable tests`
+        ? `${dropped.f2pShare} whose FAIL_TO_PASS held more than ${FEW_FAILING} tests and more than ${Math.round(rule.maxF2pShare * 1000) / 10}% of its ${stableTests} stable tests`
         : '',
       dropped.tier > 0 ? `${dropped.tier} outside the tiers asked for (${rule.tiers.join(', ')})` : '',
       dropped.perFunction > 0 ? `${dropped.perFunction} beyond ${rule.maxPerFunction} per function` : '',
