@@ -49,9 +49,14 @@ const digestOf = (list) =>
   typeof list === 'string'
     ? list
     : `${list.length} tests, sha256 ${createHash('sha256').update(list.join('\n')).digest('hex').slice(0, 16)}`;
-const save = () => {
+/** Adds one record to the results as the file holds them now: harness runs with other labels may write it meanwhile. */
+const save = (name, label, record) => {
+  const current = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : { builds: {}, targets: {} };
+  current.builds[label] = results.builds[label];
+  (current.targets[name] ??= {})[label] = record;
+  Object.assign(results, current);
   for (const byBuild of Object.values(results.targets))
-    for (const record of Object.values(byBuild)) for (const task of record.tasks ?? []) task.failToPass = digestOf(task.failToPass);
+    for (const each of Object.values(byBuild)) for (const task of each.tasks ?? []) task.failToPass = digestOf(task.failToPass);
   writeFileSync(resultsPath, redacted(JSON.stringify(results, null, 2)) + '\n');
   // The file is committed: in the form the project's formatter checks.
   spawnSync(join(here, '..', '..', 'node_modules', '.bin', 'prettier'), ['--write', resultsPath]);
@@ -338,8 +343,7 @@ if (!flags.report) {
       if (done && !flags.redo) continue;
       console.error(`[targets] ${target.name}: ${label}`);
       const record = measure(target, label, dir);
-      (results.targets[target.name] ??= {})[label] = { ...record, measuredAt: new Date().toISOString() };
-      save();
+      save(target.name, label, { ...record, measuredAt: new Date().toISOString() });
       console.error(
         `[targets] ${target.name}: ${label}: ${record.failedStage ? `fails in ${record.failedStage}` : `${record.tasks.length} tasks`}`,
       );
