@@ -51,9 +51,11 @@ export const DIFFICULTY_RULE = {
   /** The fix changes more lines than `longFixLines`. */
   longFix: 1,
   longFixLines: 6,
-  /** Unnamed, a changed function ranks below `rankAbove` (1 point) or below `rankFarAbove` (2 points). */
+  /** Unnamed, a changed function ranks below `rankAbove` (`belowRank` points) or below `rankFarAbove` (`farBelowRank`). */
   rankAbove: 1,
   rankFarAbove: 5,
+  belowRank: 1,
+  farBelowRank: 2,
   /** The highest sums that still read as easy and as medium; above is hard. */
   easyUpTo: 1,
   mediumUpTo: 3,
@@ -69,7 +71,7 @@ export function pointsOf(features: Features): number {
     Math.min(rule.maxSitePoints, (features.fix.sites - 1) * rule.extraSite) +
     (features.fix.files > 1 ? rule.multiFile : 0) +
     (features.fix.lines > rule.longFixLines ? rule.longFix : 0) +
-    (features.named || rank === null || rank <= rule.rankAbove ? 0 : rank <= rule.rankFarAbove ? 1 : 2)
+    (features.named || rank === null || rank <= rule.rankAbove ? 0 : rank <= rule.rankFarAbove ? rule.belowRank : rule.farBelowRank)
   );
 }
 
