@@ -30,6 +30,12 @@ interface Instance {
 }
 
 const example = join(ROOT, 'repos', 'example');
+
+const instancesIn = (datasetDir: string): Instance[] =>
+  readFileSync(join(datasetDir, 'instances.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Instance);
 let out: string;
 let instances: Instance[];
 let summary: { stages: Array<Record<string, unknown>> };
@@ -86,10 +92,7 @@ describe('the whole pipeline on the bundled example', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     summary = JSON.parse(result.stdout);
     const exported = summary.stages.find((stage) => stage.stage === 'export')!;
-    instances = readFileSync(join(exported.path as string, 'instances.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    instances = instancesIn(exported.path as string);
   });
 
   it('exports validated tasks with SWE-bench fields', () => {
@@ -286,52 +289,28 @@ describe('the whole pipeline on the bundled example', () => {
   });
 
   it('exports only the tiers asked for, one task per function at most, and says in the card what it dropped', async () => {
-    const hard = await swesynth([
-      'export',
-      EXAMPLE_PROFILE,
-      '--run-dir',
-      runDir,
-      '--out',
-      out,
-      '--dataset',
-      'hard',
-      '--difficulty',
-      'hard',
-    ]);
+    const exportAs = (dataset: string, ...flags: string[]) =>
+      swesynth(['export', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out, '--dataset', dataset, ...flags]);
+    const hard = await exportAs('hard', '--difficulty', 'hard');
     expect(hard.exitCode, hard.stderr).toBe(0);
     const dir = hard.stdout.trim();
-    const kept = readFileSync(join(dir, 'instances.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Instance);
     const expected = instances.filter((instance) => instance.difficulty.tier === 'hard');
     expect(expected.length).toBeGreaterThan(0);
-    expect(kept.map((instance) => instance.instance_id).sort()).toEqual(expected.map((instance) => instance.instance_id).sort());
+    expect(
+      instancesIn(dir)
+        .map((instance) => instance.instance_id)
+        .sort(),
+    ).toEqual(expected.map((instance) => instance.instance_id).sort());
     expect(hard.stderr).toContain(`the fix resolves ${expected.length} of ${expected.length}`);
     expect((await swesynth(['dataset', 'verify', dir])).exitCode).toBe(0);
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(
       `Curation dropped from swesynth/example: ${instances.length - expected.length} outside the tiers asked for (hard).`,
     );
 
-    const capped = await swesynth([
-      'export',
-      EXAMPLE_PROFILE,
-      '--run-dir',
-      runDir,
-      '--out',
-      out,
-      '--dataset',
-      'capped',
-      '--max-per-function',
-      '1',
-    ]);
+    const capped = await exportAs('capped', '--max-per-function', '1');
     expect(capped.exitCode, capped.stderr).toBe(0);
-    const functions = readFileSync(join(capped.stdout.trim(), 'instances.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Instance)
-      .map((instance) => `${instance.mutation.file} ${instance.mutation.function}`);
-    expect(functions).toEqual([...new Set(instances.map((instance) => `${instance.mutation.file} ${instance.mutation.function}`))]);
+    const functionOf = (instance: Instance) => `${instance.mutation.file} ${instance.mutation.function}`;
+    expect(instancesIn(capped.stdout.trim()).map(functionOf)).toEqual([...new Set(instances.map(functionOf))]);
   });
 
   it('gives harness tasks whose setup.sh makes a one-commit tree without the hidden tests, graded by check.sh', async () => {
