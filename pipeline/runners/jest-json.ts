@@ -3,7 +3,8 @@ import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 import { formatValue } from './format.js';
 import { locate } from './locate.js';
-import { testId, withUniqueIds, type Failure, type TestResult, type TestStatus } from './types.js';
+import { testId, withUniqueIds } from './test-ids.js';
+import type { Failure, TestResult, TestStatus } from './types.js';
 
 /**
  * The report `jest --json` writes, which swesynth's vitest reporter writes too: only the fields

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { locate } from './locate.js';
-import { Failure, TestResult, testId, withUniqueIds } from './types.js';
+import { testId, withUniqueIds } from './test-ids.js';
+import { Failure, TestResult } from './types.js';
 
 /** One line of the reports swesynth's own reporters write (node:test, mocha). */
 interface Line {

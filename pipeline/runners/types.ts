@@ -143,23 +143,12 @@ export interface RunnerAdapter {
    */
   parse(report: string, root: string): { results: TestResult[]; complete: boolean };
   /**
-   * The report's form when a task folder's plain-JavaScript grader reads it without swesynth (see
-   * dataset/formats/harbor.ts): swesynth's JSON lines (one test a line, `{"end":true}` last), or
-   * jest's JSON (`testResults`, each file's `assertionResults`). Unset: the grader cannot.
+   * How a task folder's plain-JavaScript grader (dataset/formats/harbor-grade.mjs) reads the report
+   * without swesynth: swesynth's JSON lines (one test a line, `{"end":true}` last), jest's JSON
+   * (`testResults`, each file's `assertionResults`), or, for a report that only the adapter's own
+   * reading can name the tests of, that reading as a module: a file of pipeline/runners/ whose
+   * `readReport` is the adapter's `parse` and which imports only Node's modules and its siblings
+   * (the task folder holds it compiled). Unset: the grader cannot.
    */
-  reportFormat?: 'json-lines' | 'jest-json';
-}
-
-/** Makes ids unique by numbering repeats in order: `a`, `a #2`, `a #3`. */
-export function withUniqueIds<T extends { id: string }>(results: T[]): T[] {
-  const seen = new Map<string, number>();
-  return results.map((result) => {
-    const count = (seen.get(result.id) ?? 0) + 1;
-    seen.set(result.id, count);
-    return count === 1 ? result : { ...result, id: `${result.id} #${count}` };
-  });
-}
-
-export function testId(file: string, titlePath: string[]): string {
-  return `${file}::${titlePath.join(' > ')}`;
+  reportFormat?: 'json-lines' | 'jest-json' | { module: string };
 }

@@ -1,39 +1,51 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../pipeline/common/paths.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { graderFiles, reportForm } from '../../pipeline/dataset/formats/harbor.js';
 import { jest } from '../../pipeline/runners/jest.js';
 import { mocha } from '../../pipeline/runners/mocha.js';
 import { installedVersion } from '../../pipeline/runners/run-tests.js';
-import type { RunnerAdapter } from '../../pipeline/runners/types.js';
+import type { RunnerAdapter, TestResult } from '../../pipeline/runners/types.js';
 import { vitest } from '../../pipeline/runners/vitest.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { FIXTURES, tempDir } from '../helpers.js';
-
-const GRADER = join(PACKAGE_ROOT, 'pipeline', 'dataset', 'formats', 'harbor-grade.mjs');
+import { contractCase as ava } from '../runners/contract-cases/ava.js';
+import { contractCase as tap } from '../runners/contract-cases/tap.js';
+import { contractCase as tape } from '../runners/contract-cases/tape.js';
 
 /**
  * A Harbor task's grader reads the runner's report without swesynth, in the container: it must
  * name every test as swesynth's adapter does, or a task would never (or always) be rewarded. Each
  * case runs the adapter's command on its fixture's basic test file (which holds a passing, a
- * failing, a skipped and a repeated title) as a task's test.sh runs it.
+ * failing and a skipped test) as a task's test.sh runs it, and grades it with the files a task's
+ * tests/ folder holds: the grader and, for runners whose report only the adapter can read, its
+ * compiled reading.
  */
 describe.each([
-  { adapter: jest, fixture: 'jest', file: 'test/basic.test.ts' },
-  { adapter: vitest, fixture: 'vitest', file: 'test/basic.test.ts' },
-  { adapter: mocha, fixture: 'mocha-10', file: 'test/basic.test.js' },
+  { adapter: jest, fixture: 'jest', args: [], basic: 'test/basic.test.ts' },
+  { adapter: vitest, fixture: 'vitest', args: [], basic: 'test/basic.test.ts' },
+  { adapter: mocha, fixture: 'mocha-10', args: [], basic: 'test/basic.test.js' },
+  tap,
+  tape,
+  ava,
 ])(
   "the Harbor grader on $adapter.name's report",
-  ({ adapter, fixture, file }: { adapter: RunnerAdapter; fixture: string; file: string }) => {
+  ({ adapter, fixture, args, basic: file }: { adapter: RunnerAdapter; fixture: string; args: string[]; basic: string }) => {
     const root = join(FIXTURES, fixture);
-    const run = async () => {
+    const grader = tempDir('grader');
+    for (const [name, text] of Object.entries(graderFiles([adapter]))) {
+      mkdirSync(dirname(join(grader, name)), { recursive: true });
+      writeFileSync(join(grader, name), text);
+    }
+    let ran: { reportFile: string; report: string; results: TestResult[] };
+    beforeAll(async () => {
       const sandbox = LocalSandbox.at(root);
       const reportFile = join(tempDir('report'), 'report');
       const command = adapter.command({
         testFiles: [file],
         only: [file],
-        args: [],
+        args,
         reportFile,
         timeoutMs: 60_000,
         tools: sandbox.tools,
@@ -46,33 +58,33 @@ describe.each([
         stdout: command.stdoutFile ? { file: command.stdoutFile } : 'ignore',
       });
       const report = readFileSync(reportFile, 'utf8');
-      return { reportFile, report, results: adapter.parse(report, root).results };
-    };
+      ran = { reportFile, report, results: adapter.parse(report, root).results };
+    }, 120_000);
     const grade = async (reportFile: string, tests: { FAIL_TO_PASS: string[]; PASS_TO_PASS: string[] }) => {
       const dir = tempDir('grade');
       writeFileSync(join(dir, 'tests.json'), JSON.stringify(tests));
       const graded = await execa('node', [
-        GRADER,
+        join(grader, 'grade.mjs'),
         join(dir, 'tests.json'),
         join(dir, 'reward.txt'),
         root,
-        `=${adapter.reportFormat}=${reportFile}`,
+        `=${reportForm(adapter)}=${reportFile}`,
       ]);
       return { reward: readFileSync(join(dir, 'reward.txt'), 'utf8').trim(), output: graded.stdout };
     };
 
-    it('rewards 1 when every listed test passed, by the ids swesynth gives them, repeats numbered', async () => {
-      const { reportFile, results } = await run();
+    it('rewards 1 when every listed test passed, by the ids swesynth gives them', async () => {
+      const { reportFile, results } = ran;
       const passing = results.filter((result) => result.status === 'pass').map((result) => result.id);
-      expect(passing).toContain(`${file}::math > adds`);
+      expect(passing).not.toEqual([]);
       expect(await grade(reportFile, { FAIL_TO_PASS: passing.slice(0, 1), PASS_TO_PASS: passing.slice(1) })).toMatchObject({ reward: '1' });
     });
 
     it('rewards 0 when a listed test failed, was skipped or is missing, and when the report is cut short', async () => {
-      const { reportFile, report, results } = await run();
+      const { reportFile, report, results } = ran;
       const failing = results.find((result) => result.status === 'fail')!;
       const skipped = results.find((result) => result.status === 'skip')!;
-      const adds = `${file}::math > adds`;
+      const adds = results.find((result) => result.status === 'pass')!.id;
       expect(await grade(reportFile, { FAIL_TO_PASS: [failing.id], PASS_TO_PASS: [adds] })).toMatchObject({
         reward: '0',
         output: expect.stringContaining(`not passing: ${failing.id}`),

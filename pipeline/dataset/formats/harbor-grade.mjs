@@ -1,7 +1,8 @@
 // The grader of a Harbor task folder (copied to its tests/grade.mjs): reads the reports of the
 // task's test runs and writes 1 to the reward file when every FAIL_TO_PASS and PASS_TO_PASS test
 // passed, else 0. Plain JavaScript: the container has Node.js, not swesynth. A report is in one of
-// the forms runner adapters declare (`reportFormat`): swesynth's JSON lines, or jest's JSON.
+// the forms runner adapters declare (`reportFormat`): swesynth's JSON lines, jest's JSON, or
+// `module:<file>`, read by the adapter's own reading of it, compiled into readers/ beside this file.
 // Test ids are made as swesynth makes them: file (repository-relative) :: describe path, repeats numbered.
 // Usage: node grade.mjs <tests.json> <reward file> <repository root> <suite folder>=<report form>=<report file>...
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,18 +39,28 @@ function jestJson(text) {
 
 const READERS = { 'json-lines': jsonLines, 'jest-json': jestJson };
 
+/** An adapter's reading of its report (its `parse`), as a reader of the same shape: file paths absolute. */
+async function moduleReader(file) {
+  const { readReport } = await import(new URL(`./readers/${file}`, import.meta.url).href);
+  return (text, root) => {
+    const { results, complete } = readReport(text, root);
+    return complete ? results.map((test) => [join(root, test.file), test.titlePath, test.status === 'pass']) : null;
+  };
+}
+
 const [testsFile, rewardFile, repositoryRoot, ...suites] = process.argv.slice(2);
 const { FAIL_TO_PASS, PASS_TO_PASS } = JSON.parse(readFileSync(testsFile, 'utf8'));
 const passing = new Set();
 const problems = [];
 for (const suite of suites) {
   const [folder, form, report] = suite.split('=');
-  const tests = existsSync(report) ? READERS[form](readFileSync(report, 'utf8')) : null;
+  const root = join(repositoryRoot, folder);
+  const read = form.startsWith('module:') ? await moduleReader(form.slice('module:'.length)) : READERS[form];
+  const tests = existsSync(report) ? read(readFileSync(report, 'utf8'), root) : null;
   if (tests === null) {
     problems.push(`the runner in ${folder || 'the repository'} did not finish its report`);
     continue;
   }
-  const root = join(repositoryRoot, folder);
   const seen = new Map();
   for (const [absolute, titlePath, passed] of tests) {
     const file = absolute === null ? '' : relative(root, absolute);

@@ -9,6 +9,7 @@ import { suiteOfFile, suitesOf, type Suite } from '../../runners/suites.js';
 import { LocalSandbox } from '../../sandbox/local.js';
 import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES } from '../../sandbox/docker.js';
 import { environmentImageName } from '../../sandbox/images.js';
+import type { RunnerAdapter } from '../../runners/types.js';
 import type { Toolchain } from '../../sandbox/types.js';
 import { GENERATOR } from '../../common/version.js';
 import { testIdsOf, type Instance } from '../instance.js';
@@ -20,6 +21,8 @@ import type { ExportFormat, FormatRepo } from './types.js';
 /** Where Harbor's verifier finds the reward, and where it puts tests/ and solution/ in the container. */
 const REWARD_FILE = '/logs/verifier/reward.txt';
 const GRADER = join(PACKAGE_ROOT, 'pipeline', 'dataset', 'formats', 'harbor-grade.mjs');
+/** Where the adapters' report readings are compiled (`RunnerAdapter.reportFormat`'s modules). */
+const COMPILED_RUNNERS = join(PACKAGE_ROOT, 'dist', 'pipeline', 'runners');
 const STORAGE_MB = 10_240;
 /** The runner as the environment image runs it: its Node.js first on the PATH, swesynth's reporters in their folder. */
 const CONTAINER_TOOLS: Toolchain = {
@@ -44,6 +47,32 @@ function gradedSuites(instance: Instance, profile: RepoProfile): Array<{ suite: 
     suite,
     files: files.filter((file) => suiteOfFile(suites, file) === suite).map((file) => within(suite, file)),
   }));
+}
+
+/** How test.sh names a runner's report form to the grader. */
+export const reportForm = (adapter: RunnerAdapter): string => {
+  const format = adapter.reportFormat!;
+  return typeof format === 'string' ? format : `module:${compiledName(format.module)}`;
+};
+const compiledName = (module: string) => module.replace(/\.ts$/, '.js');
+
+/**
+ * A task's grader as its tests/ folder holds it: grade.mjs and, in readers/, the compiled report
+ * readings its runners need, each with the sibling modules it imports, as ES modules.
+ */
+export function graderFiles(adapters: RunnerAdapter[]): Record<string, string> {
+  const files: Record<string, string> = { 'grade.mjs': readFileSync(GRADER, 'utf8') };
+  const add = (name: string) => {
+    if (files[`readers/${name}`] !== undefined) return;
+    const path = join(COMPILED_RUNNERS, name);
+    if (!existsSync(path)) throw new Error(`${path} is missing: build swesynth (npm run build) before exporting Harbor tasks`);
+    const text = readFileSync(path, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+    files[`readers/${name}`] = text;
+    for (const [, sibling] of text.matchAll(/^(?:import|export)\b[^'"]*['"]\.\/([\w.-]+\.js)['"]/gm)) add(sibling!);
+  };
+  for (const { reportFormat } of adapters) if (typeof reportFormat === 'object') add(compiledName(reportFormat.module));
+  if (Object.keys(files).length > 1) files['readers/package.json'] = '{ "type": "module" }\n';
+  return files;
 }
 
 const seconds = (ms: number) => Math.ceil(ms / 60_000) * 60;
@@ -143,7 +172,7 @@ async function testScript(
     const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
     runs.push({
       line: `(cd ${quote(posix.join(CONTAINER_ROOT, suite.path))} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${timeoutSeconds} ${[command.file, ...command.args].map(quote).join(' ')}) || true`,
-      report: `${suite.path}=${suite.adapter.reportFormat}=${reportFile}`,
+      report: `${suite.path}=${reportForm(suite.adapter)}=${reportFile}`,
     });
   }
   return [
@@ -224,7 +253,6 @@ export const harbor: ExportFormat = {
   needsDocker: false,
   async files(input) {
     const files: Record<string, string | Buffer> = {};
-    const grader = readFileSync(GRADER, 'utf8');
     for (const instance of input.instances) {
       const repo = input.repos.get(instance.repo)!;
       const graded = gradedSuites(instance, repo.profile);
@@ -237,10 +265,11 @@ export const harbor: ExportFormat = {
         [`harbor/${id}/environment/Dockerfile`]: dockerfile(instance, repo),
         [`harbor/${id}/environment/task.bundle`]: await bundleOf(input, instance.repo, [id]),
         [`harbor/${id}/tests/test.sh`]: await testScript(instance, repo, graded, hidden),
-        [`harbor/${id}/tests/grade.mjs`]: grader,
         [`harbor/${id}/tests/tests.json`]: `${JSON.stringify({ FAIL_TO_PASS: testIdsOf(instance.FAIL_TO_PASS), PASS_TO_PASS: testIdsOf(instance.PASS_TO_PASS) }, null, 2)}\n`,
         [`harbor/${id}/solution/solve.sh`]: solveScript(instance),
       });
+      for (const [file, text] of Object.entries(graderFiles(graded.map(({ suite }) => suite.adapter))))
+        files[`harbor/${id}/tests/${file}`] = text;
       const contents = hiddenTests(instance.test_patch);
       for (const file of hidden) files[`harbor/${id}/tests/hidden/${file}`] = contents(file);
     }
@@ -256,7 +285,9 @@ export const harbor: ExportFormat = {
         if (profile && gradedSuites(instance, profile)) problems.push(`${id} has no Harbor task folder`);
         continue;
       }
-      for (const file of FILES) if (!existsSync(join(folder, file))) problems.push(`harbor/${id}/${file} is missing`);
+      const graded = profile ? gradedSuites(instance, profile) : null;
+      const grader = graded ? Object.keys(graderFiles(graded.map(({ suite }) => suite.adapter))).map((file) => `tests/${file}`) : [];
+      for (const file of [...FILES, ...grader]) if (!existsSync(join(folder, file))) problems.push(`harbor/${id}/${file} is missing`);
       const environment = readdirSync(join(folder, 'environment')).sort();
       if (environment.join(',') !== 'Dockerfile,task.bundle')
         problems.push(`harbor/${id}/environment/ holds more than its Dockerfile and task.bundle: ${environment.join(', ')}`);
