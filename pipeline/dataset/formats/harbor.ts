@@ -171,7 +171,8 @@ async function testScript(
     });
     const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
     runs.push({
-      line: `(cd ${quote(posix.join(CONTAINER_ROOT, suite.path))} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${timeoutSeconds} ${[command.file, ...command.args].map(quote).join(' ')}) || true`,
+      // A runner whose report is its output (TAP) writes it where the grader reads it.
+      line: `(cd ${quote(posix.join(CONTAINER_ROOT, suite.path))} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${timeoutSeconds} ${[command.file, ...command.args].map(quote).join(' ')}${command.stdoutFile ? ` > ${quote(command.stdoutFile)}` : ''}) || true`,
       report: `${suite.path}=${reportForm(suite.adapter)}=${reportFile}`,
     });
   }
