@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { graderFiles, reportForm } from '../../pipeline/dataset/formats/harbor.js';
+import { graderFiles, reportForm, runLine } from '../../pipeline/dataset/formats/harbor.js';
 import { jest } from '../../pipeline/runners/jest.js';
 import { mocha } from '../../pipeline/runners/mocha.js';
 import { installedVersion } from '../../pipeline/runners/run-tests.js';
@@ -18,7 +18,7 @@ import { contractCase as tape } from '../runners/contract-cases/tape.js';
  * A Harbor task's grader reads the runner's report without swesynth, in the container: it must
  * name every test as swesynth's adapter does, or a task would never (or always) be rewarded. Each
  * case runs the adapter's command on its fixture's basic test file (which holds a passing, a
- * failing and a skipped test) as a task's test.sh runs it, and grades it with the files a task's
+ * failing and a skipped test) with the line a task's test.sh runs it with, and grades it with the files a task's
  * tests/ folder holds: the grader and, for runners whose report only the adapter can read, its
  * compiled reading.
  */
@@ -51,12 +51,8 @@ describe.each([
         tools: sandbox.tools,
         version: await installedVersion(sandbox, adapter),
       });
-      await execa(command.file, command.args, {
-        cwd: root,
-        env: command.env,
-        reject: false,
-        stdout: command.stdoutFile ? { file: command.stdoutFile } : 'ignore',
-      });
+      // The line a task's test.sh runs, with this machine's Node.js and reporters.
+      await execa('bash', ['-c', runLine(command, root, 60)], { reject: false });
       const report = readFileSync(reportFile, 'utf8');
       ran = { reportFile, report, results: adapter.parse(report, root).results };
     }, 120_000);

@@ -10,7 +10,7 @@ import { LocalSandbox } from '../../sandbox/local.js';
 import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES } from '../../sandbox/docker.js';
 import { environmentImageName } from '../../sandbox/images.js';
 import type { RunnerAdapter } from '../../runners/types.js';
-import type { Toolchain } from '../../sandbox/types.js';
+import type { Command, Toolchain } from '../../sandbox/types.js';
 import { GENERATOR } from '../../common/version.js';
 import { testIdsOf, type Instance } from '../instance.js';
 import { hiddenTestFiles } from '../task-tree.js';
@@ -149,6 +149,17 @@ function dockerfile(instance: Instance, repo: FormatRepo): string {
 const versionIn = (repo: FormatRepo, suite: Suite): Promise<string | null> =>
   installedVersion(LocalSandbox.at(repo.gitDir), suite.adapter, suite.path);
 
+/**
+ * test.sh's line that runs a runner's command: in its folder, with its environment and a time
+ * limit; a runner whose report is its output (TAP) writes it where the grader reads it.
+ */
+export function runLine(command: Command, folder: string, timeoutSeconds: number): string {
+  const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
+  const words = [command.file, ...command.args].map(quote).join(' ');
+  const output = command.stdoutFile ? ` > ${quote(command.stdoutFile)}` : '';
+  return `(cd ${quote(folder)} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${timeoutSeconds} ${words}${output})`;
+}
+
 async function testScript(
   instance: Instance,
   repo: FormatRepo,
@@ -169,10 +180,8 @@ async function testScript(
       tools: CONTAINER_TOOLS,
       version: await versionIn(repo, suite),
     });
-    const env = Object.entries(command.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
     runs.push({
-      // A runner whose report is its output (TAP) writes it where the grader reads it.
-      line: `(cd ${quote(posix.join(CONTAINER_ROOT, suite.path))} && ${env.length > 0 ? `env ${env.join(' ')} ` : ''}timeout ${timeoutSeconds} ${[command.file, ...command.args].map(quote).join(' ')}${command.stdoutFile ? ` > ${quote(command.stdoutFile)}` : ''}) || true`,
+      line: `${runLine(command, posix.join(CONTAINER_ROOT, suite.path), timeoutSeconds)} || true`,
       report: `${suite.path}=${reportForm(suite.adapter)}=${reportFile}`,
     });
   }
