@@ -14,7 +14,14 @@ import { mochaDetection } from './mocha-detection.js';
 export const mocha: RunnerAdapter = {
   name: 'mocha',
   detection: mochaDetection,
-  vocabulary: { modules: ['mocha'], testFunctions: ['it', 'test'], assertions: [], expectations: [] },
+  vocabulary: {
+    modules: ['mocha'],
+    testFunctions: ['it', 'test'],
+    assertions: [],
+    expectations: [],
+    // mocha leaves assertions to a library; should.js and chai's should check the value before `.should`.
+    expectationProperties: ['should'],
+  },
   package: 'mocha',
   isolatesFiles: false,
   skipsTests: true,

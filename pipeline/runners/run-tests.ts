@@ -61,12 +61,30 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
 /**
  * A test named after a file it reads (`fixtures/${name}` under `__dirname`) carries the absolute
  * path of the copy it ran in: each sandbox has its own, so the same test would have another id in
- * every one. Its title names the file repository-relative instead.
+ * every one. Its title names the file repository-relative instead, and so do the values and the
+ * message of its failure, which a problem statement shows (the stack keeps the paths it locates by).
  */
 function withoutRoot(result: TestResult, root: string): TestResult {
   const prefix = `${root.replace(/\/$/, '')}/`;
-  if (!result.id.includes(prefix)) return result;
-  return { ...result, id: result.id.split(prefix).join(''), titlePath: result.titlePath.map((title) => title.split(prefix).join('')) };
+  const relative = (text: string) => text.split(prefix).join('');
+  const { failure } = result;
+  const failureText = failure ? [failure.message, failure.expected ?? '', failure.actual ?? ''] : [];
+  if (!result.id.includes(prefix) && !failureText.some((text) => text.includes(prefix))) return result;
+  return {
+    ...result,
+    id: relative(result.id),
+    titlePath: result.titlePath.map(relative),
+    ...(failure
+      ? {
+          failure: {
+            ...failure,
+            message: relative(failure.message),
+            ...(failure.expected !== undefined ? { expected: relative(failure.expected) } : {}),
+            ...(failure.actual !== undefined ? { actual: relative(failure.actual) } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: string, exec: ExecResult, cwd: string): Promise<TestRun> {

@@ -105,6 +105,8 @@ export interface TestVocabulary {
   assertions: string[];
   /** Functions whose argument a chained matcher checks: `expect(v).toBe(w)`. */
   expectations: string[];
+  /** Properties whose object a chained matcher checks: `v.should.equal(w)`. */
+  expectationProperties?: string[];
 }
 
 /** One test framework: how to call it, and how to read what it reports. */

@@ -4,15 +4,16 @@ import { parseSource } from '../../mutators/parse.js';
 import type { SourceFile } from '../../mutators/types.js';
 import { childrenOf } from '../../mutators/walk.js';
 import { allRunners } from '../runners/index.js';
+import type { TestVocabulary } from '../runners/types.js';
 import type { FailedTest } from '../store/records.js';
 import type { StatementInput } from './input.js';
 
 /** What every framework's test files may be written in, as their adapters name it. */
-const vocabulary = (word: 'modules' | 'testFunctions' | 'assertions' | 'expectations'): Set<string> =>
-  new Set(allRunners().flatMap((runner) => runner.vocabulary[word]));
+const vocabulary = (word: keyof TestVocabulary): Set<string> => new Set(allRunners().flatMap((runner) => runner.vocabulary[word] ?? []));
 const TEST_FUNCTIONS = vocabulary('testFunctions');
 const ASSERTIONS = vocabulary('assertions');
 const EXPECTATIONS = vocabulary('expectations');
+const EXPECTATION_PROPERTIES = vocabulary('expectationProperties');
 /** The test framework itself is not part of a repro. */
 const TEST_FRAMEWORKS = vocabulary('modules');
 
@@ -26,9 +27,12 @@ function isTestCall(call: CallExpression): boolean {
 /** The checked value of an assertion: `assert.x(v)`, `t.deepEqual(v, ...)`, `expect(v).toBe(...)`. */
 export function assertionSubject(call: CallExpression): Node | null {
   let node: Node = call;
-  // expect(v).not.toBe(w): down the chain to the expect(v) call.
+  // expect(v).not.toBe(w): down the chain to the expect(v) call; v.should.equal(w): to v.
   while (node.type === 'CallExpression' && node.callee.type === 'MemberExpression') node = node.callee.object;
-  while (node.type === 'MemberExpression') node = node.object;
+  while (node.type === 'MemberExpression') {
+    if (node.property.type === 'Identifier' && EXPECTATION_PROPERTIES.has(node.property.name)) return node.object;
+    node = node.object;
+  }
   if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && EXPECTATIONS.has(node.callee.name)) return firstArgument(node);
   const { callee } = call;
   const method = callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : null;
@@ -251,7 +255,52 @@ function reproOf(test: FailedTest, text: string, input: StatementInput): Repro |
   const fixtureCode = fixtures.map((statement) => dedent(codeOf(statement)));
   const imports = importsFor(source, [...fixtureCode, snippet].join('\n'), publicName);
   const blocks = [imports.join('\n'), fixtureCode.join('\n'), snippet].filter((block) => block !== '');
-  return { code: blocks.join('\n\n'), failing: index === -1 ? null : statements[index]!, statements: [...fixtures, ...kept], source };
+  const enclosing = index === -1 ? null : statements[index]!;
+  const { failing, before } = enclosing ? innermostAt(enclosing, location.line) : { failing: null, before: [] };
+  return {
+    code: blocks.join('\n\n'),
+    failing,
+    statements: [...fixtures, ...kept.slice(0, -1), ...before, ...(failing ? [failing] : [])],
+    source,
+  };
+}
+
+/** Statements that check or compute a value, which a failure's line can point into. */
+const SIMPLE_STATEMENTS = new Set(['ExpressionStatement', 'VariableDeclaration', 'ReturnStatement']);
+
+/**
+ * The statement a failure's line points to inside the test's statement that holds it: the
+ * assertion in a loop's callback (`cases.forEach(([a, b]) => t.equal(f(a), b))`) or in an `if`
+ * branch, with the statements before it there (where its values come from), in source order.
+ * A callback whose body is an expression is a statement of its own.
+ */
+function innermostAt(enclosing: Statement, line: number): { failing: Statement; before: Statement[] } {
+  const covers = (node: Node) => node.loc!.start.line <= line && node.loc!.end.line >= line;
+  let failing: Statement = enclosing;
+  const visit = (node: Node): void => {
+    if (SIMPLE_STATEMENTS.has(node.type) && node !== enclosing && covers(node)) failing = node as Statement;
+    if (
+      (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') &&
+      node.body.type !== 'BlockStatement' &&
+      covers(node.body)
+    )
+      failing = {
+        type: 'ExpressionStatement',
+        expression: node.body,
+        start: node.body.start,
+        end: node.body.end,
+        loc: node.body.loc,
+      } as Statement;
+    for (const child of childrenOf(node)) if (child.loc && covers(child)) visit(child);
+  };
+  visit(enclosing);
+  const before: Statement[] = [];
+  const collect = (node: Node): void => {
+    if (node !== enclosing && SIMPLE_STATEMENTS.has(node.type) && node.end! <= failing.start!) before.push(node as Statement);
+    else for (const child of childrenOf(node)) if (child.start! < failing.start!) collect(child);
+  };
+  if (failing !== enclosing) collect(enclosing);
+  return { failing, before };
 }
 
 export function reproFor(input: StatementInput, test: FailedTest): Repro | null {

@@ -160,7 +160,9 @@ function subjectInRepro(repro: Repro | null): Subject {
   const node = repro && checkedNode(repro.failing);
   if (!repro || !node) return none;
   const awaited = node.type === 'AwaitExpression';
-  const value = node.type === 'AwaitExpression' ? node.argument : node;
+  let value = node.type === 'AwaitExpression' ? node.argument : node;
+  // `f(x) || fallback`: the fallback is the test's, the value checked is the call's.
+  while (value.type === 'LogicalExpression' && value.operator !== '&&') value = value.left;
   if (isCall(value)) return { call: callText(repro, value), awaited, checked: null };
   const root = chainRoot(value);
   const checked = textOf(repro, value);

@@ -442,6 +442,88 @@ test('converts hours', () => {
   });
 });
 
+describe('the failing assertion inside a loop, a branch or a chain', () => {
+  const TAP_FILE = `const t = require('tap');
+const Range = require('../../classes/range');
+const cases = require('../fixtures/range-parse');
+const excluded = require('../fixtures/range-exclude');
+
+t.test('range parsing', (t) => {
+  cases.forEach(([range, expect, options]) => {
+    if (expect === null) {
+      t.throws(() => new Range(range, options), TypeError);
+    } else {
+      t.equal(new Range(range, options).range || '*', expect, 'parses');
+    }
+  });
+  t.end();
+});
+
+t.test('negative range tests', (t) => {
+  excluded.forEach(([range, ver, options]) => {
+    const r = new Range(range, options);
+    t.notOk(r.test(ver), \`\${range} not satisfied by \${ver}\`);
+  });
+  t.end();
+});
+`;
+  const tapFailure = (line: number, titlePath: string[], failure: { message: string; expected?: string; actual?: string }): FailedTest => ({
+    candidateId: 'c4',
+    testId: `test/classes/range.js::${titlePath.join(' > ')}`,
+    file: 'test/classes/range.js',
+    titlePath,
+    status: 'fail',
+    failure: { ...failure, location: { file: 'test/classes/range.js', line, column: 9 } },
+  });
+  const write = (test: FailedTest, text = TAP_FILE) =>
+    writeStatement(input([test], { readTest: () => text, packageName: 'semver', entryPoints: ['index.js'] }));
+
+  it('take the subject of the assertion the failure points to, not the loop around it', () => {
+    const statement = write(tapFailure(11, ['range parsing'], { message: 'parses', expected: "'<0.1.0-0'", actual: "'>=0.0.0 <0.1.0-0'" }));
+    expect(statement).toMatchObject({ title: "`new Range(range, options).range` is `'>=0.0.0 <0.1.0-0'` instead of `'<0.1.0-0'`" });
+  });
+
+  it('name a method by the class a variable declared inside the loop holds', () => {
+    const statement = write(tapFailure(20, ['negative range tests'], { message: '^0.0.3 not satisfied by 0.0.3-alpha' }));
+    expect('title' in statement && statement.title).toContain('`Range.test(ver)`');
+    expect(bodyOf(statement)).toContain("const Range = require('semver/classes/range');");
+  });
+
+  it("take the value before should's chain as the one checked", () => {
+    const text = `import parser from '../lib/index.js';
+
+describe('parser', () => {
+  it('reads a flag', () => {
+    const argv = parser(['--foo', 'bar']);
+    argv.should.deep.equal({ _: [], foo: 'baz' });
+  });
+});
+`;
+    const statement = writeStatement(
+      input(
+        [
+          {
+            ...tapFailure(6, ['parser', 'reads a flag'], {
+              message: 'expected',
+              expected: "{ _: [], foo: 'baz' }",
+              actual: "{ _: [], foo: 'bar' }",
+            }),
+            file: 'test/parser.js',
+          },
+        ],
+        {
+          readTest: () => text,
+          packageName: 'args',
+          entryPoints: ['lib/index.js'],
+        },
+      ),
+    );
+    expect(statement).toMatchObject({
+      title: "`parser(['--foo', 'bar'])` returns `{ _: [], foo: 'bar' }` instead of `{ _: [], foo: 'baz' }`",
+    });
+  });
+});
+
 describe('the package a repro imports', () => {
   function workspaceWith(manifest: object | null): string {
     const dir = join(tempDir('package'), 'repo');

@@ -1,9 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { FIXTURES } from '../helpers.js';
+import { FIXTURES, tempDir } from '../helpers.js';
 
 const fixture = join(FIXTURES, 'node-test');
 const sandbox = LocalSandbox.at(fixture);
@@ -36,6 +37,22 @@ describe('node:test adapter, beyond the shared contract', () => {
       complete: true,
       results: [{ id: 'test/a.test.js::a', status: 'pass' }],
     });
+  });
+
+  it('shows the paths in a failure repository-relative, as the same test reads in every sandbox', async () => {
+    const repo = tempDir('paths');
+    mkdirSync(join(repo, 'test'));
+    writeFileSync(
+      join(repo, 'test', 'paths.test.js'),
+      "const test = require('node:test');\nconst assert = require('node:assert');\n" +
+        "test('resolves', () => assert.strictEqual(require('node:path').join(__dirname, 'data.txt'), 'data.txt'));\n",
+    );
+    const run = await runTests(LocalSandbox.at(repo), nodeTest, { testFiles: ['test/paths.test.js'], args: [], timeoutMs: 10_000 });
+    expect(run.kind === 'results' && run.results[0]).toMatchObject({
+      status: 'fail',
+      failure: { actual: "'test/data.txt'", expected: "'data.txt'" },
+    });
+    expect(JSON.stringify(run.kind === 'results' && run.results[0]!.failure?.message)).not.toContain(repo);
   });
 
   it('gives the crash error of a file that fails to load', async () => {
