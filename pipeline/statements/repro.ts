@@ -265,31 +265,35 @@ function reproOf(test: FailedTest, text: string, input: StatementInput): Repro |
   };
 }
 
-/** Statements that check or compute a value, which a failure's line can point into. */
+/** Statements that compute a value, which an assertion after them may check. */
 const SIMPLE_STATEMENTS = new Set(['ExpressionStatement', 'VariableDeclaration', 'ReturnStatement']);
 
+/** An assertion as a statement: `t.equal(v, w);`, `await expect(v).rejects...;`, or a callback's body `=> t.ok(v)`. */
+function isAssertion(node: Node): boolean {
+  const expression = node.type === 'ExpressionStatement' ? node.expression : node;
+  const call = expression.type === 'AwaitExpression' ? expression.argument : expression;
+  return call.type === 'CallExpression' && assertionSubject(call) !== null;
+}
+
 /**
- * The statement a failure's line points to inside the test's statement that holds it: the
- * assertion in a loop's callback (`cases.forEach(([a, b]) => t.equal(f(a), b))`) or in an `if`
- * branch, with the statements before it there (where its values come from), in source order.
- * A callback whose body is an expression is a statement of its own.
+ * The assertion a failure's line points to inside the test's statement that holds it: in a loop's
+ * callback (`cases.forEach(([a, b]) => t.equal(f(a), b))`) or in an `if` branch, with the
+ * statements before it there (where its values come from), in source order. Where no assertion is
+ * at that line (an error thrown in a callback the code under test calls), the statement itself.
  */
 function innermostAt(enclosing: Statement, line: number): { failing: Statement; before: Statement[] } {
   const covers = (node: Node) => node.loc!.start.line <= line && node.loc!.end.line >= line;
   let failing: Statement = enclosing;
   const visit = (node: Node): void => {
-    if (SIMPLE_STATEMENTS.has(node.type) && node !== enclosing && covers(node)) failing = node as Statement;
-    if (
-      (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') &&
-      node.body.type !== 'BlockStatement' &&
-      covers(node.body)
-    )
+    if (node !== enclosing && node.type === 'ExpressionStatement' && covers(node) && isAssertion(node)) failing = node;
+    const callback = node.type === 'ArrowFunctionExpression' && node.body.type !== 'BlockStatement' ? node.body : null;
+    if (callback && covers(callback) && isAssertion(callback))
       failing = {
         type: 'ExpressionStatement',
-        expression: node.body,
-        start: node.body.start,
-        end: node.body.end,
-        loc: node.body.loc,
+        expression: callback,
+        start: callback.start,
+        end: callback.end,
+        loc: callback.loc,
       } as Statement;
     for (const child of childrenOf(node)) if (child.loc && covers(child)) visit(child);
   };
