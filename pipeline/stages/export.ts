@@ -172,7 +172,6 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
     const profileOf = (repo: string): RepoProfile => byRepo.get(repo)!.profile;
     const setAsideOf = (repo: string) => byRepo.get(repo)!.store.environment().setAside;
     // The fix is swesynth's own revert: checking it needs the test files that can notice the change, as validation ran them.
-    // An empty patch and the bug itself must leave a FAIL_TO_PASS test failing: their check runs the FAIL_TO_PASS files alone.
     const noticing = new Map(
       runs.map(({ profile, store, options }) => {
         const coverage = options.wholeSuite ? null : (store.getMeta('coverage') ?? null);
@@ -194,7 +193,7 @@ export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'pr
         workspaceOf,
         profileOf,
         setAsideOf,
-        testFilesOf: label === 'gold' ? testFilesOf : () => [],
+        ...(label === 'gold' ? { testFilesOf } : {}),
         workDir,
         concurrency: options.concurrency,
         onResult: (result) => progress.tick(result.status),
