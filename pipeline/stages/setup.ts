@@ -32,10 +32,11 @@ function commonFailures(results: TestResult[]): string {
   for (const result of results) {
     const failure = result.status === 'fail' || result.status === 'error' ? result.failure : undefined;
     // An assertion on a thrown error may carry no message of its own: the error it got says what broke.
-    // Paths differ from file to file (`imported from /…/a.test.js`): without them, one cause counts once.
+    // Paths differ from file to file (`imported from /…/a.test.js`, or `test/a.test.js` once made
+    // repository-relative): without them, one cause counts once.
     const message = (failure?.message || failure?.actual)
       ?.split('\n')[0]
-      ?.replace(/(?<![\w.])\/[^\s'"`]+\/[^\s'"`]+/g, '<path>')
+      ?.replace(/(?<![\w.])\/[^\s'"`]+\/[^\s'"`]+|(?<![\w./'"`])[\w.@-]+(?:\/[\w.@-]+)+\.\w+/g, '<path>')
       .trim();
     if (message) counts.set(message.slice(0, 200), (counts.get(message.slice(0, 200)) ?? 0) + 1);
   }
