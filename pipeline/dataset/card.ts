@@ -36,6 +36,23 @@ function statementLine(statements: readonly StatementProvenance[]): string {
   return parts.length === 0 ? 'Problem statements: no record of their writer.' : `Problem statements: ${parts.join('; ')}.`;
 }
 
+/** How many statements show a repro that was run, and what became of the others. */
+function reproLine(statements: readonly StatementProvenance[]): string[] {
+  const counts = new Map<string, number>();
+  for (const { repros = {} } of statements)
+    for (const [status, n] of Object.entries(repros)) counts.set(status, (counts.get(status) ?? 0) + n);
+  const all = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  if (all === 0) return [];
+  const others = [
+    counts.get('cut') ? `${counts.get('cut')} whose repro ran otherwise than the statement says` : '',
+    counts.get('unrunnable') ? `${counts.get('unrunnable')} whose test asserts in a way Node alone cannot run` : '',
+    counts.get('none') ? `${counts.get('none')} with no test code to cut a repro from` : '',
+  ].filter((part) => part !== '');
+  return [
+    `Repros: ${counts.get('executed') ?? 0} of ${all} statements show a script that was run with Node alone, importing the package by its name: it fails on the buggy code as the statement says and passes on the fixed code.${others.length > 0 ? ` The others say what happens in words: ${others.join('; ')}.` : ''}`,
+  ];
+}
+
 /** The tier histogram per bug source (its operator, or the generator's strategy), with the total. */
 function difficultyTable(tasks: CardFacts['tasks']): string[] {
   const rows = new Map<string, number[]>();
@@ -118,6 +135,7 @@ export function datasetCard(facts: CardFacts): string {
       .map(([split, count]) => `${split} ${count}`)
       .join(', ')}.`,
     statementLine(facts.statements),
+    ...reproLine(facts.statements),
     '',
     '| operator | validated | kept | yield |',
     '|---|---|---|---|',

@@ -29,7 +29,7 @@ export const Difficulty = z.object({
    * every function, a name a bundler changed); the whole record is null without coverage.
    */
   localization: z.object({ functions: count, files: count, rank: z.number().int().min(1).nullable() }).nullable(),
-  /** The statement names every changed function, or its file. */
+  /** The statement names every changed function, or its file (on its own, not in a module path). */
   named: z.boolean(),
 });
 export type Difficulty = z.infer<typeof Difficulty>;
@@ -92,7 +92,8 @@ function namesEvery(statement: string, sites: Candidate['sites']): boolean {
   return sites.every((site) => {
     const name = runtimeName(site.unit);
     const word = /^[\w$]{2,}$/.test(name) && new RegExp(`(?<![\\w$])${escaped(name)}(?![\\w$])`).test(statement);
-    return word || statement.includes(basename(site.file));
+    // A file named on its own, not as the end of a module path a repro imports (`pkg/src/cart.js`).
+    return word || new RegExp(`(?<![\\w$./-])${escaped(basename(site.file))}`).test(statement);
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RepoProfile } from '../repo/profile.js';
 import { LlmSettings } from '../statements/llm-writer.js';
 import { Difficulty } from './difficulty.js';
+import { ReproOutcome } from '../store/records.js';
 
 /** One task as instances.jsonl holds it: SWE-bench's fields, then swesynth's own. */
 export const Instance = z.object({
@@ -50,7 +51,15 @@ export const Instance = z.object({
    * Who wrote problem_statement: `template:<style>` or `llm:<model>`, the language model asked (if one
    * was), and why its text was not used when the template wrote it. Absent in datasets from before.
    */
-  statement: z.object({ writer: z.string(), llm: LlmSettings.nullable(), llm_fallback: z.string().optional() }).optional(),
+  statement: z
+    .object({
+      writer: z.string(),
+      llm: LlmSettings.nullable(),
+      llm_fallback: z.string().optional(),
+      /** Whether the statement's repro ran on the buggy and the fixed code (ReproOutcome's status); absent in datasets from before. */
+      repro: ReproOutcome.shape.status.optional(),
+    })
+    .optional(),
   /** How hard the task is, measured from execution (see difficulty.ts); absent in datasets from before. */
   difficulty: Difficulty.optional(),
 });
@@ -71,5 +80,10 @@ export const DatasetRepo = z.object({
 export type DatasetRepo = z.infer<typeof DatasetRepo>;
 
 /** How a dataset's statements were written, per repository: counts per writer, and the models asked. */
-export const StatementProvenance = z.object({ writers: z.record(z.string(), z.number().int()), llm: z.array(LlmSettings) });
+export const StatementProvenance = z.object({
+  writers: z.record(z.string(), z.number().int()),
+  llm: z.array(LlmSettings),
+  /** Statements per repro status (`executed`, `cut`, ...); absent in datasets from before repros ran. */
+  repros: z.record(z.string(), z.number().int()).optional(),
+});
 export type StatementProvenance = z.infer<typeof StatementProvenance>;

@@ -24,6 +24,8 @@ export interface FunnelRow {
   /** Kept candidates with a problem statement that passed the leak check, and those whose statement it rejected. */
   tasks: number;
   rejected: number;
+  /** Tasks whose statement shows a repro that ran on the buggy and the fixed code as the statement says. */
+  repros: number;
   /** Tasks per difficulty tier (see difficulty.ts); tasks from runs before difficulty was measured count in none. */
   easy: number;
   medium: number;
@@ -76,6 +78,7 @@ const ZERO: Counts = {
   kept: 0,
   tasks: 0,
   rejected: 0,
+  repros: 0,
   easy: 0,
   medium: 0,
   hard: 0,
@@ -154,6 +157,7 @@ export function statsOf(store: RunStore): RepoStats {
     const statement = status === 'kept' ? statements.get(candidate.id) : undefined;
     if (statement?.status === 'written') entry.tasks++;
     if (statement?.status === 'rejected') entry.rejected++;
+    if (statement?.status === 'written' && statement.repro?.status === 'executed') entry.repros++;
     if (statement?.difficulty) entry[statement.difficulty.tier]++;
   }
   const operators = [...counts.values()].map(({ generator, operator, family, ...figures }) => row(generator, operator, family, figures));
@@ -208,6 +212,7 @@ const COLUMNS: Array<[string, (each: FunnelRow) => string]> = [
   ['kept', (each) => String(each.kept)],
   ['tasks', (each) => String(each.tasks)],
   ['leaky', (each) => String(each.rejected)],
+  ['run repro', (each) => String(each.repros)],
   ['easy/medium/hard', (each) => `${each.easy}/${each.medium}/${each.hard}`],
   ['yield [95% CI]', interval],
 ];

@@ -1,3 +1,4 @@
+import { EXPECT_MATCHERS } from './expect-matchers.js';
 import { jasmineDetection } from './jasmine-detection.js';
 import { parseJsonLines } from './json-lines.js';
 import type { RunnerAdapter } from './types.js';
@@ -12,7 +13,7 @@ import type { RunnerAdapter } from './types.js';
 export const jasmine: RunnerAdapter = {
   name: 'jasmine',
   detection: jasmineDetection,
-  vocabulary: { modules: [], testFunctions: ['it'], assertions: [], expectations: ['expect'] },
+  vocabulary: { modules: [], testFunctions: ['it'], assertions: [], expectations: ['expect'], nodeAssert: EXPECT_MATCHERS },
   package: 'jasmine',
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools }) {

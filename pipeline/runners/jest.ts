@@ -1,3 +1,4 @@
+import { EXPECT_MATCHERS } from './expect-matchers.js';
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
 import { allBut, fullNames } from './skip.js';
@@ -11,7 +12,13 @@ const supportsTestTimeout = (major: number | null) => major === null || major >=
 export const jest: RunnerAdapter = {
   name: 'jest',
   detection: jestDetection,
-  vocabulary: { modules: ['@jest/globals'], testFunctions: ['it', 'test'], assertions: [], expectations: ['expect'] },
+  vocabulary: {
+    modules: ['@jest/globals'],
+    testFunctions: ['it', 'test'],
+    assertions: [],
+    expectations: ['expect'],
+    nodeAssert: EXPECT_MATCHERS,
+  },
   package: 'jest',
   isolatesFiles: true,
   skipsTests: true,

@@ -1,3 +1,4 @@
+import { CHAI_ASSERTIONS, CHAI_CHAIN_WORDS } from './expect-matchers.js';
 import { parseJsonLines } from './json-lines.js';
 import type { RunnerAdapter } from './types.js';
 import { exactly, fullNames } from './skip.js';
@@ -21,6 +22,8 @@ export const mocha: RunnerAdapter = {
     expectations: [],
     // mocha leaves assertions to a library; should.js and chai's should check the value before `.should`.
     expectationProperties: ['should'],
+    nodeAssert: CHAI_ASSERTIONS,
+    chainWords: CHAI_CHAIN_WORDS,
   },
   package: 'mocha',
   isolatesFiles: false,

@@ -34,6 +34,38 @@ export const tape: RunnerAdapter = {
       'doesNotThrow',
     ],
     expectations: [],
+    nodeAssert: {
+      ...Object.fromEntries(
+        ['equal', 'equals', 'isEqual', 'is', 'strictEqual', 'strictEquals'].map((name) => [name, 'assert.strictEqual($0, $1)']),
+      ),
+      ...Object.fromEntries(
+        ['notEqual', 'notEquals', 'isNotEqual', 'doesNotEqual', 'isInequal', 'notStrictEqual'].map((name) => [
+          name,
+          'assert.notStrictEqual($0, $1)',
+        ]),
+      ),
+      ...Object.fromEntries(['deepEqual', 'deepEquals', 'isEquivalent', 'same'].map((name) => [name, 'assert.deepStrictEqual($0, $1)'])),
+      ...Object.fromEntries(
+        ['notDeepEqual', 'notDeepEquals', 'notEquivalent', 'notSame'].map((name) => [name, 'assert.notDeepStrictEqual($0, $1)']),
+      ),
+      looseEqual: 'assert.equal($0, $1)',
+      looseEquals: 'assert.equal($0, $1)',
+      deepLooseEqual: 'assert.deepEqual($0, $1)',
+      ok: 'assert.ok($0)',
+      true: 'assert.ok($0)',
+      assert: 'assert.ok($0)',
+      notOk: 'assert.ok(!$0)',
+      notok: 'assert.ok(!$0)',
+      false: 'assert.ok(!$0)',
+      error: 'assert.ifError($0)',
+      ifError: 'assert.ifError($0)',
+      // tape takes what node's assert takes: a RegExp, a class or a function, or else a message.
+      throws: 'assert.throws($*)',
+      doesNotThrow: 'assert.doesNotThrow($0)',
+      match: 'assert.match($0, $1)',
+      doesNotMatch: 'assert.doesNotMatch($0, $1)',
+      fail: 'assert.fail($0)',
+    },
   },
   package: 'tape',
   isolatesFiles: false,

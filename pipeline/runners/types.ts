@@ -107,6 +107,16 @@ export interface TestVocabulary {
   expectations: string[];
   /** Properties whose object a chained matcher checks: `v.should.equal(w)`. */
   expectationProperties?: string[];
+  /**
+   * Each assertion as Node's `assert` writes it, so that a repro runs with Node alone. Keys: an
+   * assertion's name (`equal` for `t.equal(v, w)`), or a matcher chain after an expectation
+   * (`toBe`, `not.toBe`, `rejects.toThrow`, `deep.equal`) without its `chainWords`; a key with
+   * `/n` holds for n arguments only. Values: a template where `$0`, `$1`, ... are the arguments
+   * (in a chain, `$0` is the checked value) and `$*` all of them.
+   */
+  nodeAssert?: Record<string, string>;
+  /** Words of a matcher chain that are there to read well (`to`, `be`): no part of its key. */
+  chainWords?: string[];
 }
 
 /** One test framework: how to call it, and how to read what it reports. */

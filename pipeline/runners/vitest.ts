@@ -1,3 +1,4 @@
+import { CHAI_ASSERTIONS, CHAI_CHAIN_WORDS, EXPECT_MATCHERS } from './expect-matchers.js';
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
 import { allBut, fullNames } from './skip.js';
@@ -17,7 +18,15 @@ const coverageOff = (major: number | null) => `--coverage.enabled=${major === 0 
 export const vitest: RunnerAdapter = {
   name: 'vitest',
   detection: vitestDetection,
-  vocabulary: { modules: ['vitest'], testFunctions: ['it', 'test'], assertions: [], expectations: ['expect'] },
+  vocabulary: {
+    modules: ['vitest'],
+    testFunctions: ['it', 'test'],
+    assertions: [],
+    expectations: ['expect'],
+    // vitest's expect has jest's matchers and chai's chains.
+    nodeAssert: { ...CHAI_ASSERTIONS, ...EXPECT_MATCHERS },
+    chainWords: CHAI_CHAIN_WORDS,
+  },
   package: 'vitest',
   isolatesFiles: true,
   skipsTests: true,

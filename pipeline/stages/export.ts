@@ -90,6 +90,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
         writer: statement.writer,
         llm: statement.llm ?? null,
         ...(statement.llmFallback ? { llm_fallback: statement.llmFallback } : {}),
+        ...(statement.repro ? { repro: statement.repro.status } : {}),
       },
       ...(statement.difficulty ? { difficulty: statement.difficulty } : {}),
     };
@@ -140,13 +141,15 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
 /** Statement counts per writer and the distinct models asked, for the manifest and the card. */
 function statementsOf(instances: readonly Instance[]): StatementProvenance {
   const writers: Record<string, number> = {};
+  const repros: Record<string, number> = {};
   const llm = new Map<string, LlmSettings>();
   for (const { statement } of instances) {
     if (!statement) continue;
     writers[statement.writer] = (writers[statement.writer] ?? 0) + 1;
+    if (statement.repro) repros[statement.repro] = (repros[statement.repro] ?? 0) + 1;
     if (statement.llm) llm.set(JSON.stringify(statement.llm), statement.llm);
   }
-  return { writers, llm: [...llm.values()] };
+  return { writers, llm: [...llm.values()], repros };
 }
 
 /**

@@ -6,11 +6,17 @@ import type { StageContext, StageResult } from './context.js';
 import { llmSettingsOf, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
 import { styleFor, type StatementInput } from '../statements/input.js';
 import { commitPhrases, leakIn } from '../statements/leak-check.js';
-import { reproCode } from '../statements/repro.js';
+import { reproFor, type Script } from '../statements/repro.js';
+import { dialectOf, type AssertDialect } from '../statements/node-assert.js';
+import { symptomOf, type Symptom } from '../statements/symptom.js';
+import { checkRepro, type ReproRun } from '../validation/repro-check.js';
+import { suitesOf } from '../runners/suites.js';
 import { writeStatement } from '../statements/statement.js';
 import { primaryFailure } from '../statements/symptom.js';
-import type { Candidate, FailedTest, Issue } from '../store/records.js';
+import type { Candidate, FailedTest, Issue, ReproOutcome } from '../store/records.js';
 import { difficultyOf } from '../dataset/difficulty.js';
+import { Progress } from '../common/progress.js';
+import { withJudge } from './validate.js';
 
 function linesAround(text: string, start: number, end: number): string[] {
   const from = text.lastIndexOf('\n', start - 1) + 1;
@@ -83,6 +89,25 @@ export interface StatementSources {
   nodeVersion?: string;
   /** The language model to write with; null: the templates write every statement. */
   llm: LlmConfig | null;
+  /** How the repository's tests assert, as Node's assert. */
+  dialect: AssertDialect;
+  /** Runs a repro on the candidate's buggy and fixed code; without it no repro is shown. */
+  runRepro?: (candidate: Candidate, script: Script, symptom: Symptom) => Promise<ReproRun>;
+}
+
+/** The repro a statement may show: the script, when it ran on the buggy and fixed code as the statement says. */
+async function checkedRepro(
+  candidate: Candidate,
+  input: StatementInput,
+  sources: StatementSources,
+): Promise<{ outcome: ReproOutcome; code: string | null }> {
+  const primary = primaryFailure(input.failed);
+  const repro = primary?.failure ? reproFor(input, primary) : null;
+  if (!repro || !primary?.failure) return { outcome: { status: 'none' }, code: null };
+  if ('unrunnable' in repro.script) return { outcome: { status: 'unrunnable', reason: repro.script.unrunnable }, code: null };
+  if (!sources.runRepro) return { outcome: { status: 'cut', reason: 'no sandbox to run it in' }, code: null };
+  const run = await sources.runRepro(candidate, repro.script, symptomOf(primary.failure));
+  return run.status === 'executed' ? { outcome: { status: 'executed' }, code: repro.script.code } : { outcome: run, code: null };
 }
 
 /** A candidate's issue: the language model's statement when one is configured and its text gives nothing away, else the template's. */
@@ -98,7 +123,9 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
     packageVersion: pkg.version,
     nodeVersion: sources.nodeVersion,
     style,
+    assertDialect: sources.dialect,
   };
+  const { outcome, code } = await checkedRepro(candidate, input, sources);
   let llmFallback: string | undefined;
   const asked = llm ? { llm: llmSettingsOf(llm) } : {};
   const primary = primaryFailure(failed);
@@ -106,24 +133,25 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
     try {
       const statement = await writeWithLlm(llm, {
         failure: primary.failure,
-        repro: reproCode(input, primary),
+        repro: code,
         bugPatch: candidate.bugPatch,
         packageName: pkg.name,
         packageVersion: pkg.version,
         style,
       });
       const leak = leakIn(statement, input.forbidden);
-      if (!leak) return { candidateId: candidate.id, status: 'written', ...statement, writer: `llm:${llm.model}`, ...asked };
+      if (!leak)
+        return { candidateId: candidate.id, status: 'written', ...statement, writer: `llm:${llm.model}`, repro: outcome, ...asked };
       llmFallback = `its statement would reveal "${leak}"`;
     } catch (error) {
       llmFallback = (error as Error).message;
     }
   }
-  const statement = writeStatement(input);
+  const statement = writeStatement(input, () => code);
   const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}), ...asked };
   return 'rejected' in statement
     ? { ...by, status: 'rejected', title: '', body: '', reason: statement.rejected }
-    : { ...by, status: 'written', ...statement };
+    : { ...by, status: 'written', ...statement, repro: outcome };
 }
 
 /** The Node.js version the tests run on: this process's locally, the base image's tag in docker (`node:20-bookworm`). */
@@ -146,11 +174,13 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
       return undefined;
     }
   };
+  const pkg = packageOf(environment.workspace, environment.repo, environment.repoVersion);
   const sources: StatementSources = {
     read,
-    pkg: packageOf(environment.workspace, environment.repo, environment.repoVersion),
+    pkg,
     nodeVersion: nodeVersionOf(ctx, environment.sandbox),
     llm: ctx.options.llm,
+    dialect: dialectOf(suitesOf(ctx.profile).map((suite) => suite.adapter.vocabulary)),
   };
   if (sources.llm) {
     const { model, endpoint, temperature } = llmSettingsOf(sources.llm);
@@ -163,34 +193,41 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
       .map((verdict) => verdict.candidateId),
   );
   const written = new Set(store.issues().map((issue) => issue.candidateId));
-  // The language model answers slowly: ask about several candidates at once.
   const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict]));
   const coverage = store.getMeta('coverage') ?? null;
-  const queue = new PQueue({ concurrency: ctx.options.concurrency });
-  await queue.addAll(
-    store
-      .candidates()
-      .filter((candidate) => kept.has(candidate.id) && !written.has(candidate.id))
-      .map((candidate) => async () => {
-        const issue = await issueFor(candidate, store.failedTests(candidate.id), sources);
-        if (issue.llmFallback)
-          log.warn(`issues: ${candidate.id}: the template wrote the statement instead of the language model: ${issue.llmFallback}`);
-        const statement = `${issue.title}\n${issue.body}`;
-        store.saveIssue(
-          issue.status === 'written'
-            ? { ...issue, difficulty: difficultyOf(candidate, verdicts.get(candidate.id)!, statement, coverage) }
-            : issue,
-        );
-      }),
-  );
+  const pending = store.candidates().filter((candidate) => kept.has(candidate.id) && !written.has(candidate.id));
+  const progress = new Progress('issues', pending.length, ctx.options.progress);
+  if (pending.length > 0)
+    // Each repro runs in a sandbox of its own, on the buggy and on the fixed code; the language model answers slowly: several at once.
+    await withJudge(ctx, 'issues', async (judge) => {
+      const runRepro = (candidate: Candidate, script: Script, symptom: Symptom) => checkRepro(candidate, script, symptom, pkg.name, judge);
+      const queue = new PQueue({ concurrency: ctx.options.concurrency });
+      await queue.addAll(
+        pending.map((candidate) => async () => {
+          const issue = await issueFor(candidate, store.failedTests(candidate.id), { ...sources, runRepro });
+          if (issue.llmFallback)
+            log.warn(`issues: ${candidate.id}: the template wrote the statement instead of the language model: ${issue.llmFallback}`);
+          const statement = `${issue.title}\n${issue.body}`;
+          store.saveIssue(
+            issue.status === 'written'
+              ? { ...issue, difficulty: difficultyOf(candidate, verdicts.get(candidate.id)!, statement, coverage) }
+              : issue,
+          );
+          progress.tick(issue.status === 'written' ? (issue.repro?.status ?? 'written') : 'rejected');
+        }),
+      );
+    });
   const all = store.issues();
   const summary = {
     written: all.filter((issue) => issue.status === 'written').length,
+    reprosExecuted: all.filter((issue) => issue.repro?.status === 'executed').length,
     rejected: all.filter((issue) => issue.status === 'rejected').length,
     llmFallbacks: all.filter((issue) => issue.llmFallback !== undefined).length,
   };
   store.finishStage('issues', summary);
   const fallbacks = summary.llmFallbacks > 0 ? `; ${summary.llmFallbacks} by the template where the language model failed` : '';
-  log.info(`issues: ${summary.written} problem statements written, ${summary.rejected} rejected${fallbacks}`);
+  log.info(
+    `issues: ${summary.written} problem statements written (${summary.reprosExecuted} with a repro run on the buggy and the fixed code), ${summary.rejected} rejected${fallbacks}`,
+  );
   return { stage: 'issues', alreadyDone: false, ...summary };
 }

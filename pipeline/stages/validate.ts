@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from '../common/errors.js';
 import { stopProcessesIn } from '../common/process-alive.js';
-import { judgeWithRetries, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
+import { type Judge, judgeWithRetries, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
 import { isGitUrl } from '../repo/profile.js';
 import { Progress } from '../common/progress.js';
 import type { Candidate } from '../store/records.js';
@@ -42,14 +42,16 @@ function specOf(ctx: StageContext, stage: string): ValidationSpec {
   };
 }
 
-/** Judges candidates concurrently in this process, each worker of the pool in its own sandbox. */
-async function judgeInProcess(
+/**
+ * A judge over this run's sandboxes, in this process, for `use`: the local pool's copies of the
+ * workspace or fresh containers, removed when `use` is done.
+ */
+export async function withJudge<T>(
   ctx: StageContext,
   stage: string,
-  spec: ValidationSpec,
-  pending: Candidate[],
-  onOutcome: (candidate: Candidate, outcome: Outcome) => void,
-): Promise<void> {
+  use: (judge: Judge) => Promise<T>,
+  spec: ValidationSpec = specOf(ctx, stage),
+): Promise<T> {
   const { environment } = spec;
   const sandboxDir = join(ctx.runDir, 'sandboxes');
   // Sandboxes of a killed run are stale, and so are the tests still running there; their candidates have no verdict and run again.
@@ -65,16 +67,16 @@ async function judgeInProcess(
     const node = await nodeRuntime(spec.profile.node);
     sandboxes = new LocalPool(environment.workspace, sandboxDir, spec.profile.env, node, ctx.options.docker.limits.memoryBytes);
   }
-  const judgeContext = openJudge(spec, environment.workspace, sandboxes);
+  const judge = openJudge(spec, environment.workspace, sandboxes);
   try {
-    await runConcurrently(pending, ctx.options.concurrency, (candidate) => judgeWithRetries(candidate, judgeContext), onOutcome);
+    return await use(judge);
   } finally {
     await sandboxes.dispose();
     await rm(sandboxDir, { recursive: true, force: true });
+    const { alone, full } = judge.rebuilds;
+    if (alone + full > 0)
+      ctx.log.info(`${stage}: ${alone} rebuilds compiled only the changed files, ${full} ran the build (${spec.profile.build})`);
   }
-  const { alone, full } = judgeContext.rebuilds;
-  if (alone + full > 0)
-    ctx.log.info(`${stage}: ${alone} rebuilds compiled only the changed files, ${full} ran the build (${spec.profile.build})`);
 }
 
 /** The run's name on the queue, kept in its store so that a restarted coordinator finds its jobs. */
@@ -117,7 +119,12 @@ export async function judgeCandidates(
       onOutcome: record,
     });
   }
-  await judgeInProcess(ctx, stage, spec, pending, record);
+  await withJudge(
+    ctx,
+    stage,
+    (judge) => runConcurrently(pending, ctx.options.concurrency, (candidate) => judgeWithRetries(candidate, judge), record),
+    spec,
+  );
   return undefined;
 }
 

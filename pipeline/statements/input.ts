@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FailedTest } from '../store/records.js';
+import type { AssertDialect } from './node-assert.js';
 
 export type ProblemStatement = { title: string; body: string } | { rejected: string };
 
@@ -22,6 +23,8 @@ export interface StatementInput {
   packageVersion: string;
   nodeVersion?: string;
   style: StatementStyle;
+  /** How the repository's tests assert, as Node's assert: the repro runs with Node alone. */
+  assertDialect: AssertDialect;
 }
 
 /** The style a candidate's statement is written in: the same for the same candidate in every run. */

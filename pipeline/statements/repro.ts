@@ -3,13 +3,16 @@ import type { CallExpression, Node, Statement, StringLiteral } from '@babel/type
 import { parseSource } from '../../mutators/parse.js';
 import type { SourceFile } from '../../mutators/types.js';
 import { childrenOf } from '../../mutators/walk.js';
+import { tsMorph } from '../common/ts-morph.js';
 import { allRunners } from '../runners/index.js';
 import type { TestVocabulary } from '../runners/types.js';
 import type { FailedTest } from '../store/records.js';
 import type { StatementInput } from './input.js';
+import { assertionEdits, importedNames, type Edit } from './node-assert.js';
 
 /** What every framework's test files may be written in, as their adapters name it. */
-const vocabulary = (word: keyof TestVocabulary): Set<string> => new Set(allRunners().flatMap((runner) => runner.vocabulary[word] ?? []));
+const vocabulary = (word: Exclude<keyof TestVocabulary, 'nodeAssert' | 'chainWords'>): Set<string> =>
+  new Set(allRunners().flatMap((runner) => runner.vocabulary[word] ?? []));
 const TEST_FUNCTIONS = vocabulary('testFunctions');
 const ASSERTIONS = vocabulary('assertions');
 const EXPECTATIONS = vocabulary('expectations');
@@ -55,6 +58,8 @@ function calleeName(call: CallExpression): string | null {
 
 interface TestAt {
   body: Node;
+  /** Names the test's callback is given by the framework: `t`, `done`. */
+  params: string[];
   /** Statement lists around the test, outermost (the module) first: where its fixtures live. */
   scopes: Statement[][];
 }
@@ -68,7 +73,7 @@ function testAt(file: SourceFile, line: number): TestAt | null {
     if (node.type === 'CallExpression' && isTestCall(node)) {
       const callback = node.arguments.at(-1);
       if (callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression'))
-        found = { body: callback.body, scopes: [...scopes] };
+        found = { body: callback.body, params: callback.params.flatMap(boundNames), scopes: [...scopes] };
     }
     const opensScope =
       (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') && node.body.type === 'BlockStatement';
@@ -148,23 +153,29 @@ function modulePath(path: string): string {
   return bare === '.' ? '' : bare;
 }
 
+/** What a build adds to a module's name to tell its formats apart: `index.cjs.js`, `index.es.js`, `index.min.js`. */
+const FORMAT_SUFFIX = /\.(?:es|esm|cjs|mjs|umd|min|module|common|commonjs|node|browser|development|production)$/;
+
 /** What identifies an entry file whether a test imports it from source or the manifest names the build. */
 function entryKey(path: string): string {
-  const parts = modulePath(path)
+  let named = normalize(path).replace(SOURCE_EXTENSION, '');
+  while (FORMAT_SUFFIX.test(named)) named = named.replace(FORMAT_SUFFIX, '');
+  const parts = modulePath(named)
     .split('/')
     .filter((part) => part !== '');
   while (parts.length > 0 && LAYOUT_FOLDERS.has(parts[0]!)) parts.shift();
   return parts.join('/');
 }
 
-/** Maps a test's relative module specifiers to the package's public names: `../src/index.js` to `pkg`, `../src/x.js` to `pkg/src/x`. */
+/** Maps a test's relative module specifiers to the package's public names: `../src/index.js` to `pkg`, `../src/x.js` to `pkg/src/x.js`. */
 function publicSpecifiers(input: StatementInput, testFile: string): (specifier: string) => string {
   const entries = new Set(input.entryPoints.map(entryKey));
   return (specifier) => {
     if (!specifier.startsWith('.')) return specifier;
     const path = relative('.', join(dirname(testFile), specifier));
     if (path.startsWith('..')) return specifier;
-    return entries.has(entryKey(path)) ? input.packageName : `${input.packageName}/${modulePath(path)}`;
+    // A deep path as the test wrote it: an ES module import needs its file's extension.
+    return entries.has(entryKey(path)) ? input.packageName : `${input.packageName}/${path}`;
   };
 }
 
@@ -208,13 +219,113 @@ function importsFor(file: SourceFile, code: string, publicName: (specifier: stri
   return lines;
 }
 
+/** A repro as a script that runs with Node alone: its assertions Node's own. */
+export interface Script {
+  code: string;
+  module: 'esm' | 'cjs';
+}
+
 export interface Repro {
   code: string;
-  /** The statement that failed. */
+  /** The failing statement. */
   failing: Statement | null;
   /** The repro's statements, fixtures first and the failing one last: where its values come from. */
   statements: Statement[];
   source: SourceFile;
+  /** The repro as Node runs it, or why it cannot be written so. */
+  script: Script | { unrunnable: string };
+}
+
+/** The names code refers to: variables, and properties it reads (`x.should` names `should`); not comments or strings. */
+function namesIn(file: SourceFile): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: Node): void => {
+    if (node.type === 'Identifier') names.add(node.name);
+    for (const child of childrenOf(node)) visit(child);
+  };
+  visit(file.ast.program);
+  return names;
+}
+
+/** Writes parts of the test's source with edits applied: `between(start, end)` and `codeOf(node)`. */
+function writerOf(text: string, edits: Edit[]) {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  const between = (start: number, end: number): string => {
+    let code = '';
+    let at = start;
+    for (const edit of sorted) {
+      if (edit.start < at || edit.end > end) continue;
+      code += text.slice(at, edit.start) + edit.render(codeOf);
+      at = edit.end;
+    }
+    return code + text.slice(at, end);
+  };
+  const codeOf = (node: Node): string => between(node.start!, node.end!);
+  return { between, codeOf };
+}
+
+/** What a dropped statement leaves, so that its line goes too. */
+const DROPPED = '\u0000';
+
+/** The test's code as Node runs it: fixtures, the statements up to the failing one, with Node's assertions and the imports they need. */
+function scriptOf(parts: {
+  source: SourceFile;
+  input: StatementInput;
+  around: TestAt;
+  kept: Statement[];
+  moduleEdits: Edit[];
+  publicName: (specifier: string) => string;
+}): Script | { unrunnable: string } {
+  const { source, input, around, kept, moduleEdits, publicName } = parts;
+  const imported = importedNames(source.ast.program);
+  const framework = new Set([...around.params, ...[...imported].filter(([, module]) => TEST_FRAMEWORKS.has(module)).map(([name]) => name)]);
+  const translated = (roots: Node[]) => {
+    const { edits, problem } = assertionEdits(roots, input.assertDialect, framework, imported);
+    return {
+      problem,
+      edits: edits.map((edit) => ({ ...edit, render: (codeOf: (node: Node) => string) => edit.render(codeOf) || DROPPED })),
+    };
+  };
+  const inTest = translated(around.body.type === 'BlockStatement' ? kept : [around.body]);
+  const first = writerOf(source.text, [...moduleEdits, ...inTest.edits]);
+  const snippet =
+    around.body.type === 'BlockStatement' ? dedent(first.between(kept[0]!.start!, kept.at(-1)!.end!)) : `${first.codeOf(around.body)};`;
+  const fixtureStatements = fixturesFor(around.scopes, snippet, first.codeOf);
+  const inFixtures = translated(fixtureStatements);
+  const problem = inTest.problem ?? inFixtures.problem;
+  if (problem) return { unrunnable: problem };
+  const { codeOf } = writerOf(source.text, [...moduleEdits, ...inTest.edits, ...inFixtures.edits]);
+  const fixtures = fixtureStatements.map((statement) => dedent(codeOf(statement)));
+  const body = [fixtures.join('\n'), snippet]
+    .filter((block) => block !== '')
+    .join('\n\n')
+    .replace(new RegExp(`^[ \\t]*${DROPPED}[ \\t;]*\\n?`, 'gm'), '')
+    .replaceAll(DROPPED, '');
+  const esm = source.ast.program.body.some((statement) => statement.type === 'ImportDeclaration' || statement.type.startsWith('Export'));
+  const imports = importsFor(source, body, publicName);
+  const boundAssert = /(?:import\s+(?:\*\s+as\s+)?assert\b|\bas assert\b|(?:const|let|var)\s+assert\b)/.test([...imports, body].join('\n'));
+  const needsAssert = /(?<![\w$.])assert[.(]/.test(body) && !boundAssert;
+  const prelude = needsAssert ? [esm ? "import assert from 'node:assert';" : "const assert = require('node:assert');"] : [];
+  // CommonJS has no top-level await.
+  const main = !esm && /\bawait\b/.test(body) ? `(async () => {\n${body.replace(/^(?=.)/gm, '  ')}\n})();` : body;
+  let code = [[...prelude, ...imports].join('\n'), main].filter((block) => block !== '').join('\n\n');
+  if (/\.[cm]?tsx?$/.test(source.path)) {
+    const { ts } = tsMorph();
+    code = ts
+      .transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 }, fileName: 'repro.ts' })
+      .outputText.replace(/^export \{\};\s*$/m, '')
+      .trimEnd();
+  }
+  let names: Set<string>;
+  try {
+    names = namesIn(parseSource(`repro.${esm ? 'mjs' : 'cjs'}`, code));
+  } catch {
+    return { unrunnable: 'its code does not parse as JavaScript' };
+  }
+  const frameworkOnly = [...input.assertDialect.expectations].filter((name) => !imported.has(name) || framework.has(name));
+  const leftover = [...framework, ...frameworkOnly, ...input.assertDialect.expectationProperties].find((name) => names.has(name));
+  if (leftover) return { unrunnable: `it uses \`${leftover}\` of the test framework` };
+  return { code, module: esm ? 'esm' : 'cjs' };
 }
 
 /** The failing test's own code up to the failing statement, with the fixtures and imports it needs. */
@@ -230,19 +341,12 @@ function reproOf(test: FailedTest, text: string, input: StatementInput): Repro |
   const around = testAt(source, location.line);
   if (!around) return null;
   const publicName = publicSpecifiers(input, test.file);
-  const moduleArguments = relativeModuleArguments(source);
-  /** The source between two offsets, with required paths renamed to the package's public names. */
-  const codeBetween = (start: number, end: number): string => {
-    let code = '';
-    let at = start;
-    for (const argument of moduleArguments.filter((literal) => literal.start! >= start && literal.end! <= end)) {
-      const quote = text[argument.start!]!;
-      code += `${text.slice(at, argument.start!)}${quote}${publicName(argument.value)}${quote}`;
-      at = argument.end!;
-    }
-    return code + text.slice(at, end);
-  };
-  const codeOf = (node: Node): string => codeBetween(node.start!, node.end!);
+  const moduleEdits: Edit[] = relativeModuleArguments(source).map((argument) => ({
+    start: argument.start!,
+    end: argument.end!,
+    render: () => `${text[argument.start!]}${publicName(argument.value)}${text[argument.start!]}`,
+  }));
+  const { between: codeBetween, codeOf } = writerOf(text, moduleEdits);
   const { body } = around;
   const statements: Statement[] = body.type === 'BlockStatement' ? body.body : [];
   const index = statements.findIndex((statement) => statement.loc!.start.line <= location.line && statement.loc!.end.line >= location.line);
@@ -262,6 +366,7 @@ function reproOf(test: FailedTest, text: string, input: StatementInput): Repro |
     failing,
     statements: [...fixtures, ...kept.slice(0, -1), ...before, ...(failing ? [failing] : [])],
     source,
+    script: scriptOf({ source, input, around, kept, moduleEdits, publicName }),
   };
 }
 
@@ -310,9 +415,4 @@ function innermostAt(enclosing: Statement, line: number): { failing: Statement; 
 export function reproFor(input: StatementInput, test: FailedTest): Repro | null {
   const text = input.readTest(test.file);
   return text === undefined ? null : reproOf(test, text, input);
-}
-
-/** The repro code for a failed test, cut from its test file, or null when there is none to cut. */
-export function reproCode(input: StatementInput, test: FailedTest): string | null {
-  return reproFor(input, test)?.code ?? null;
 }

@@ -1,23 +1,24 @@
 import type { ProblemStatement, StatementInput } from './input.js';
 import { leakIn } from './leak-check.js';
 import { titleOf, WRITERS } from './render.js';
-import { reproFor } from './repro.js';
+import { reproFor, type Repro } from './repro.js';
 import { primaryFailure, subjectOf, symptomOf } from './symptom.js';
 
 /**
  * A problem statement for one kept candidate, written from its most informative failure as a user
- * would report it: the public call and its symptom, expected against actual, and a repro cut from
- * the test's own code that imports the package by its name. Rejected when there is nothing to
- * write from, or when it would give away the test or the fix.
+ * would report it: the public call and its symptom, expected against actual, and the repro
+ * `shown` chooses (the code that was run and showed the bug, or none). Rejected when there is
+ * nothing to write from, or when it would give away the test or the fix.
  */
-export function writeStatement(input: StatementInput): ProblemStatement {
+export function writeStatement(input: StatementInput, shown: (repro: Repro) => string | null): ProblemStatement {
   const primary = primaryFailure(input.failed);
   if (!primary?.failure) return { rejected: 'no failing test reported any failure details' };
   const repro = reproFor(input, primary);
   const symptom = symptomOf(primary.failure);
   const subject = subjectOf(repro, primary.titlePath);
   const title = titleOf(symptom, subject, input.packageName);
-  const lines = WRITERS[input.style]({ title, symptom, subject, repro: repro?.code ?? null, others: input.failed.length - 1, input });
+  const code = repro ? shown(repro) : null;
+  const lines = WRITERS[input.style]({ title, symptom, subject, repro: code, others: input.failed.length - 1, input });
   const statement = { title, body: `${lines.join('\n').trimEnd()}\n` };
   const leak = leakIn(statement, input.forbidden);
   return leak ? { rejected: `the statement would reveal "${leak}"` } : statement;

@@ -174,6 +174,18 @@ export const FailedTest = z.object({
 });
 export type FailedTest = z.infer<typeof FailedTest>;
 
+/**
+ * A statement's repro: `executed`, it failed on the buggy code as the statement says and passed
+ * on the fixed code, and the statement shows it; else the statement shows none, because the test
+ * had no code to cut (`none`), its assertions have no form Node runs alone (`unrunnable`), or it
+ * ran otherwise (`cut`).
+ */
+export const ReproOutcome = z.object({
+  status: z.enum(['executed', 'cut', 'unrunnable', 'none']),
+  reason: z.string().optional(),
+});
+export type ReproOutcome = z.infer<typeof ReproOutcome>;
+
 export const Issue = z.object({
   candidateId: z.string(),
   status: z.enum(['written', 'rejected']),
@@ -189,6 +201,8 @@ export const Issue = z.object({
   llm: LlmSettings.optional(),
   /** The task's difficulty, on every written statement. */
   difficulty: Difficulty.optional(),
+  /** Whether the statement's repro was run on the buggy and the fixed code (records from before repros ran have none). */
+  repro: ReproOutcome.optional(),
 });
 export type Issue = z.infer<typeof Issue>;
 

@@ -57,7 +57,13 @@ export const ValidateSummary = z.object({
 
 export const CombineSummary = z.object({ combined: z.number().int(), kept: z.number().int() });
 
-export const IssuesSummary = z.object({ written: z.number().int(), rejected: z.number().int(), llmFallbacks: z.number().int() });
+export const IssuesSummary = z.object({
+  written: z.number().int(),
+  /** Statements whose repro ran on the buggy and the fixed code as the statement says (absent in runs from before repros ran). */
+  reprosExecuted: z.number().int().optional(),
+  rejected: z.number().int(),
+  llmFallbacks: z.number().int(),
+});
 
 const Graded = z.object({ resolved: z.number().int(), total: z.number().int() });
 /** How the tasks fare when graded as an agent gets them: the fix, an empty patch and the bug itself. */

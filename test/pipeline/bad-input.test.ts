@@ -147,7 +147,19 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
   it('a source file that does not parse is skipped with a warning, and the rest goes on; an existing version is refused', async () => {
     const out = tempDir('out');
     const runDir = join(tempDir('run'), 'run');
-    const result = await swesynth(['run', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny']);
+    // A few candidates are tasks enough for what this test checks: the skipped file, and the versions of an export.
+    const result = await swesynth([
+      'run',
+      join(FIXTURES, 'tiny-lib'),
+      '--run-dir',
+      runDir,
+      '--out',
+      out,
+      '--dataset',
+      'tiny',
+      '--max-candidates',
+      '8',
+    ]);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warning: mutate: skipping src\/broken\.js: it does not parse \(Unexpected keyword 'return'. \(3:2\)\)/);
     const instances = readFileSync(join(out, 'tiny', '1.0.0', 'instances.jsonl'), 'utf8')
@@ -157,7 +169,11 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
     for (const line of instances) {
       const instance = JSON.parse(line);
       expect(instance.mutation.file).toBe('src/calc.js');
-      expect(instance.statement).toEqual({ writer: expect.stringMatching(/^template:(terse|detailed|story)$/), llm: null });
+      expect(instance.statement).toEqual({
+        writer: expect.stringMatching(/^template:(terse|detailed|story)$/),
+        llm: null,
+        repro: 'executed',
+      });
     }
 
     const before = listing(out);

@@ -12,6 +12,8 @@ import {
   type LlmStatementInput,
 } from '../../pipeline/statements/llm-writer.js';
 import { styleFor } from '../../pipeline/statements/input.js';
+import { dialectOf } from '../../pipeline/statements/node-assert.js';
+import { runnerNamed } from '../../pipeline/runners/index.js';
 import type { Candidate, FailedTest, Site } from '../../pipeline/store/records.js';
 
 const SOURCE = `export function clamp(value, low, high) {
@@ -97,6 +99,9 @@ const sources = (llm: LlmConfig | null = config()): StatementSources => ({
   pkg: { name: 'mathlib', version: '2.1.0', entryPoints: ['src/index.js'] },
   nodeVersion: '20.11.1',
   llm,
+  dialect: dialectOf([runnerNamed('node-test').vocabulary]),
+  // Running repros is the repro check's to test: here every repro behaves as its statement says.
+  runRepro: async () => ({ status: 'executed' }),
 });
 
 beforeAll(async () => {
@@ -176,8 +181,9 @@ describe('the language-model writer', () => {
       llm,
       title: CLEAN.title,
       body: `${CLEAN.title}\n\n${CLEAN.body}\n`,
+      repro: { status: 'executed' },
     });
-    expect(requests[0]!.body.messages[1]!.content).toContain("import { clamp } from 'mathlib/src/math';");
+    expect(requests[0]!.body.messages[1]!.content).toContain("import { clamp } from 'mathlib/src/math.js';");
   });
 
   it('falls back to the template when the reply shows the changed line, however it is spaced', async () => {

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageOf } from '../../pipeline/stages/issues.js';
 import { STATEMENT_STYLES, styleFor, type StatementInput, type StatementStyle } from '../../pipeline/statements/input.js';
+import { dialectOf } from '../../pipeline/statements/node-assert.js';
+import type { Repro } from '../../pipeline/statements/repro.js';
 import { writeStatement } from '../../pipeline/statements/statement.js';
+import { runnerNamed } from '../../pipeline/runners/index.js';
 import { informativeness, primaryFailure } from '../../pipeline/statements/symptom.js';
 import type { FailedTest } from '../../pipeline/store/records.js';
 import { tempDir } from '../helpers.js';
@@ -78,15 +81,20 @@ function input(failedTests: FailedTest[], overrides: Partial<StatementInput> = {
     packageVersion: '2.1.0',
     nodeVersion: '20.11.1',
     style: 'terse',
+    assertDialect: dialectOf([runnerNamed('node-test').vocabulary]),
     ...overrides,
   };
 }
+
+/** The statement with its repro as Node runs it (the issues stage shows it only once it ran as the statement says). */
+const write = (statementInput: StatementInput) =>
+  writeStatement(statementInput, (repro: Repro) => ('code' in repro.script ? repro.script.code : null));
 
 const bodyOf = (statement: ReturnType<typeof writeStatement>): string => ('body' in statement ? statement.body : statement.rejected);
 
 describe('problem statements', () => {
   it('say what the public call returned against what was expected, with a repro that imports the package by name', () => {
-    expect(writeStatement(input([wrongValue]))).toEqual({
+    expect(write(input([wrongValue]))).toEqual({
       title: '`clamp(15, low, high)` returns `0` instead of `10`',
       body: [
         '`clamp(15, low, high)` returns `0` instead of `10`',
@@ -97,7 +105,7 @@ describe('problem statements', () => {
         '',
         '```js',
         "import assert from 'node:assert/strict';",
-        "import { clamp } from 'mathlib/src/math';",
+        "import { clamp } from 'mathlib/src/math.js';",
         '',
         'const limits = [0, 10];',
         '',
@@ -110,19 +118,17 @@ describe('problem statements', () => {
   });
 
   it('show a value that spans lines in a block of its own', () => {
-    const statement = writeStatement(
-      input([failed(9, { message: 'x', name: 'AssertionError', expected: 'Array [\n  10,\n]', actual: '0' })]),
-    );
+    const statement = write(input([failed(9, { message: 'x', name: 'AssertionError', expected: 'Array [\n  10,\n]', actual: '0' })]));
     expect(bodyOf(statement)).toContain('Expected:\n\n```\nArray [\n  10,\n]\n```\n\nGot `0`.');
     expect(statement).toHaveProperty('title', '`clamp(15, low, high)` returns a wrong value');
   });
 
   it('name the call that threw and the error', () => {
-    expect(writeStatement(input([thrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
+    expect(write(input([thrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
   });
 
   it('are rejected when no failing test said what went wrong', () => {
-    expect(writeStatement(input([{ ...wrongValue, failure: undefined }]))).toEqual({
+    expect(write(input([{ ...wrongValue, failure: undefined }]))).toEqual({
       rejected: 'no failing test reported any failure details',
     });
   });
@@ -139,7 +145,7 @@ describe('the failure a statement is written from', () => {
   it('is the most informative one, wherever the runner reported it', () => {
     expect(primaryFailure([crashed, notThrown, thrown, wrongValue])).toBe(wrongValue);
     expect(primaryFailure([crashed, notThrown, thrown])).toBe(thrown);
-    expect(writeStatement(input([crashed, notThrown, thrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
+    expect(write(input([crashed, notThrown, thrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` throws RangeError: empty range' });
   });
 
   it('prefers one with a location among failures of a kind, else the first reported', () => {
@@ -150,15 +156,15 @@ describe('the failure a statement is written from', () => {
   });
 
   it('speaks of a missing exception by the class the code should have thrown', () => {
-    expect(writeStatement(input([notThrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` does not throw RangeError' });
+    expect(write(input([notThrown]))).toMatchObject({ title: '`clamp(1, 5, 0)` does not throw RangeError' });
   });
 
   it('names the function its suite is named after for a crash without a repro, else the package', () => {
-    const statement = writeStatement(input([crashed]));
+    const statement = write(input([crashed]));
     expect(statement).toMatchObject({ title: '`clamp` throws Error: Cannot find module' });
     expect(bodyOf(statement)).not.toContain('```js');
     const untitled = { ...crashed, titlePath: ['with limits', 'are kept'] };
-    expect(writeStatement(input([untitled]))).toMatchObject({ title: '`mathlib` throws Error: Cannot find module' });
+    expect(write(input([untitled]))).toMatchObject({ title: '`mathlib` throws Error: Cannot find module' });
   });
 
   it("reads expect's missing exception and rejection as such, whatever values the runner printed", () => {
@@ -168,11 +174,11 @@ describe('the failure a statement is written from', () => {
       expected: 'undefined',
       actual: 'undefined',
     };
-    expect(writeStatement(input([failed(15, vitestThrow, 'refuses an inverted range')]))).toMatchObject({
+    expect(write(input([failed(15, vitestThrow, 'refuses an inverted range')]))).toMatchObject({
       title: '`clamp(1, 5, 0)` does not throw',
     });
     const jestThrow = { message: 'expect(received).toThrow()\n\nReceived function did not throw', name: 'Error' };
-    expect(writeStatement(input([failed(15, jestThrow, 'refuses an inverted range')]))).toMatchObject({
+    expect(write(input([failed(15, jestThrow, 'refuses an inverted range')]))).toMatchObject({
       title: '`clamp(1, 5, 0)` does not throw',
     });
     const resolved = {
@@ -181,14 +187,14 @@ describe('the failure a statement is written from', () => {
       expected: '[Error: rejected promise]',
       actual: '1',
     };
-    expect(writeStatement(input([failed(15, resolved, 'refuses an inverted range')]))).toMatchObject({
+    expect(write(input([failed(15, resolved, 'refuses an inverted range')]))).toMatchObject({
       title: '`clamp(1, 5, 0)` does not reject',
     });
   });
 
   it('never shows expected and actual that print the same', () => {
     const same = { message: 'expected 10 to deeply equal 10', name: 'AssertionError', expected: '10', actual: '10' };
-    const statement = writeStatement(input([failed(9, same)]));
+    const statement = write(input([failed(9, same)]));
     expect(statement).toMatchObject({ title: '`clamp(15, low, high)` fails with expected 10 to deeply equal 10' });
     expect(bodyOf(statement)).not.toContain('instead of');
   });
@@ -204,7 +210,7 @@ test('parses', () => {
 `;
   const statementFor = (text: string, entryPoints: string[], file = 'test/parse.test.js') =>
     bodyOf(
-      writeStatement(
+      write(
         input([{ ...failed(5, { message: 'x', expected: '1', actual: '2' }), file }], {
           readTest: () => text,
           entryPoints,
@@ -221,8 +227,10 @@ test('parses', () => {
   });
 
   it('import any other file by its path under the package name, and leave packages alone', () => {
-    expect(statementFor(withImport('../src/parse.js'), ['dist/index.js'])).toContain("import { parse } from '@acme/parser/src/parse';");
-    expect(statementFor(withImport('../src/util/index.js'), ['dist/index.js'])).toContain("import { parse } from '@acme/parser/src/util';");
+    expect(statementFor(withImport('../src/parse.js'), ['dist/index.js'])).toContain("import { parse } from '@acme/parser/src/parse.js';");
+    expect(statementFor(withImport('../src/util/index.js'), ['dist/index.js'])).toContain(
+      "import { parse } from '@acme/parser/src/util/index.js';",
+    );
     expect(statementFor(withImport('other-package'), ['dist/index.js'])).toContain("import { parse } from 'other-package';");
   });
 
@@ -235,11 +243,12 @@ test('parse()', (t) => {
   t.deepEqual(qs.parse(format('0=foo')), { 0: 'foo' });
 });
 `;
-    const statement = writeStatement(
+    const statement = write(
       input([{ ...failed(6, { message: 'x', expected: "{ '0': 'foo' }", actual: '{}' }), file: 'test/parse.js' }], {
         readTest: () => text,
         packageName: 'qs',
         entryPoints: ['lib/index.js'],
+        assertDialect: dialectOf([runnerNamed('tape').vocabulary]),
       }),
     );
     expect(bodyOf(statement)).toContain(`const qs = require('qs');\nconst { format } = require("qs/lib/format");`);
@@ -261,7 +270,7 @@ it('does the thing the test is named for', async () => {
 ${body}
 });
 `;
-    return writeStatement(
+    return write(
       input([{ ...failed(line, failure), titlePath: ['does the thing the test is named for'] }], {
         readTest: () => text,
         entryPoints: ['src/index.js'],
@@ -329,11 +338,11 @@ ${body}
 
 describe('styles', () => {
   it('write three different bodies from one failure, each with the title first and the repro', () => {
-    const bodies = STATEMENT_STYLES.map((style) => bodyOf(writeStatement(input([wrongValue], { style }))));
+    const bodies = STATEMENT_STYLES.map((style) => bodyOf(write(input([wrongValue], { style }))));
     expect(new Set(bodies).size).toBe(3);
     for (const body of bodies) {
       expect(body.startsWith('`clamp(15, low, high)` returns `0` instead of `10`\n\n')).toBe(true);
-      expect(body).toContain("```js\nimport assert from 'node:assert/strict';\nimport { clamp } from 'mathlib/src/math';");
+      expect(body).toContain("```js\nimport assert from 'node:assert/strict';\nimport { clamp } from 'mathlib/src/math.js';");
     }
     const [, detailed, story] = bodies;
     expect(detailed).toMatch(
@@ -353,7 +362,7 @@ describe('the leak check', () => {
   const forbidden = ['returns the upper bound for values above it', 'test/math.test.js', 'math.test.js'];
 
   it('lets a statement through that shows none of the forbidden texts', () => {
-    expect(writeStatement(input([wrongValue], { forbidden }))).toHaveProperty('title');
+    expect(write(input([wrongValue], { forbidden }))).toHaveProperty('title');
   });
 
   it('rejects a statement showing a forbidden text in any case, spacing or quoting, with or without a trailing semicolon', () => {
@@ -364,14 +373,14 @@ describe('the leak check', () => {
       'assert.equal(clamp(15, low, high), 10),',
       'import assert from "node:assert/strict"',
     ]) {
-      expect(writeStatement(input([wrongValue], { forbidden: [...forbidden, secret] }))).toEqual({
+      expect(write(input([wrongValue], { forbidden: [...forbidden, secret] }))).toEqual({
         rejected: `the statement would reveal "${secret.trim()}"`,
       });
     }
   });
 
   it('ignores forbidden texts too short to give anything away', () => {
-    expect(writeStatement(input([wrongValue], { forbidden: ['low', '  limits  ', '} else {'] }))).toHaveProperty('title');
+    expect(write(input([wrongValue], { forbidden: ['low', '  limits  ', '} else {'] }))).toHaveProperty('title');
   });
 });
 
@@ -400,16 +409,20 @@ test('parse()', function (t) {
         location: { file: 'test/parse.js', line: 6, column: 8 },
       },
     };
-    const statement = writeStatement(
+    const statement = write(
       input([tapeFailure], {
         readTest: () => text,
         forbidden: ['parses a simple string', 'test/parse.js'],
         packageName: 'qs',
         entryPoints: ['lib/index.js'],
+        assertDialect: dialectOf([runnerNamed('tape').vocabulary]),
       }),
     );
     expect(statement).toMatchObject({ title: "`qs.parse('0=foo')` returns `{}` instead of `{ '0': 'foo' }`" });
-    expect(bodyOf(statement)).toContain("var qs = require('qs');\n\nst.deepEqual(qs.parse('0=foo'), { 0: 'foo' }, 'a numeric key');");
+    // tape's assertion as Node's, so that the repro runs with Node alone.
+    expect(bodyOf(statement)).toContain(
+      "const assert = require('node:assert');\n\nvar qs = require('qs');\n\nassert.deepStrictEqual(qs.parse('0=foo'), { 0: 'foo' });",
+    );
   });
 
   it('take the subject of expect(...)', () => {
@@ -435,9 +448,18 @@ test('converts hours', () => {
         location: { file: 'src/index.test.ts', line: 5, column: 20 },
       },
     };
-    const statement = writeStatement(input([jestFailure], { readTest: () => text, packageName: 'ms', entryPoints: ['dist/index.cjs'] }));
+    const statement = write(
+      input([jestFailure], {
+        readTest: () => text,
+        packageName: 'ms',
+        entryPoints: ['dist/index.cjs'],
+        assertDialect: dialectOf([runnerNamed('vitest').vocabulary]),
+      }),
+    );
     expect(statement).toMatchObject({ title: "`ms('1h')` returns `60000` instead of `3600000`" });
-    expect(bodyOf(statement)).toContain("import { ms } from 'ms';");
+    expect(bodyOf(statement)).toContain(
+      "import assert from 'node:assert';\nimport { ms } from 'ms';\nassert.strictEqual(ms('1h'), 3600000);",
+    );
     expect(bodyOf(statement)).not.toContain("from 'vitest'");
   });
 });
@@ -475,16 +497,25 @@ t.test('negative range tests', (t) => {
     status: 'fail',
     failure: { ...failure, location: { file: 'test/classes/range.js', line, column: 9 } },
   });
-  const write = (test: FailedTest, text = TAP_FILE) =>
-    writeStatement(input([test], { readTest: () => text, packageName: 'semver', entryPoints: ['index.js'] }));
+  const writeTap = (test: FailedTest, text = TAP_FILE) =>
+    write(
+      input([test], {
+        readTest: () => text,
+        packageName: 'semver',
+        entryPoints: ['index.js'],
+        assertDialect: dialectOf([runnerNamed('tap').vocabulary]),
+      }),
+    );
 
   it('take the subject of the assertion the failure points to, not the loop around it', () => {
-    const statement = write(tapFailure(11, ['range parsing'], { message: 'parses', expected: "'<0.1.0-0'", actual: "'>=0.0.0 <0.1.0-0'" }));
+    const statement = writeTap(
+      tapFailure(11, ['range parsing'], { message: 'parses', expected: "'<0.1.0-0'", actual: "'>=0.0.0 <0.1.0-0'" }),
+    );
     expect(statement).toMatchObject({ title: "`new Range(range, options).range` is `'>=0.0.0 <0.1.0-0'` instead of `'<0.1.0-0'`" });
   });
 
   it('name a method by the class a variable declared inside the loop holds', () => {
-    const statement = write(tapFailure(20, ['negative range tests'], { message: '^0.0.3 not satisfied by 0.0.3-alpha' }));
+    const statement = writeTap(tapFailure(20, ['negative range tests'], { message: '^0.0.3 not satisfied by 0.0.3-alpha' }));
     expect('title' in statement && statement.title).toContain('`Range.test(ver)`');
     expect(bodyOf(statement)).toContain("const Range = require('semver/classes/range');");
   });
@@ -499,7 +530,7 @@ describe('parser', () => {
   });
 });
 `;
-    const statement = writeStatement(
+    const statement = write(
       input(
         [
           {

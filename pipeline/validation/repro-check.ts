@@ -1,0 +1,80 @@
+import { filesOf, mutatedFiles } from '../store/candidates.js';
+import type { Candidate } from '../store/records.js';
+import type { Script } from '../statements/repro.js';
+import type { Symptom } from '../statements/symptom.js';
+import type { ExecResult, Sandbox } from '../sandbox/types.js';
+import type { Judge } from './judge.js';
+
+/** What running a statement's repro showed: it reproduces the report, or why it was cut from the statement. */
+export type ReproRun = { status: 'executed' } | { status: 'cut'; reason: string };
+
+/** The repro's folder in the sandbox: the script, and the package under its own name beside it. */
+const REPRO_DIR = '.swesynth-repro';
+/** Sandboxes whose repro folder links the package: a sandbox serves repro after repro, and its folder stays until the sandbox goes. */
+const linked = new WeakSet<Sandbox>();
+/** A repro is one call and its check; one that runs longer than this is not the small case a report shows. */
+const REPRO_TIMEOUT_MS = 30_000;
+
+const lastLine = (result: ExecResult): string =>
+  result.outputTail
+    .trim()
+    .split('\n')
+    .find((line) => /Error|assert/i.test(line))
+    ?.trim()
+    .slice(0, 200) ?? `exit code ${result.exitCode}`;
+
+/** Whether a run's output shows the symptom the statement reports: a failed assertion, or the error the code threw. */
+function shows(result: ExecResult, symptom: Symptom): boolean {
+  if (symptom.kind === 'error' && symptom.thrown) return result.outputTail.includes(symptom.error.split('\n')[0]!.slice(0, 100));
+  return result.outputTail.includes('AssertionError');
+}
+
+/**
+ * Runs a repro as its reader would, with Node alone, importing the package by its name: on the
+ * fixed code it must pass, and on the buggy code it must fail with the reported symptom. The
+ * sandbox comes from the judge's pool and goes back with the code clean.
+ */
+export async function checkRepro(
+  candidate: Pick<Candidate, 'sites'>,
+  script: Script,
+  symptom: Symptom,
+  packageName: string,
+  judge: Judge,
+): Promise<ReproRun> {
+  const sandbox = await judge.sandboxes.acquire();
+  const file = `${REPRO_DIR}/repro.${script.module === 'esm' ? 'mjs' : 'cjs'}`;
+  const run = () => sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
+  const originals = await judge.originals(filesOf(candidate.sites));
+  const mutated = mutatedFiles(candidate.sites, (path) => originals.get(path)!);
+  let buggy = false;
+  let clean = true;
+  try {
+    if (!linked.has(sandbox)) {
+      // The package resolves by its name from the repro's folder, and its dependencies from the repository's.
+      const link = `${REPRO_DIR}/node_modules/${packageName}`;
+      const made = await sandbox.exec(`mkdir -p '${link}' && rmdir '${link}' && ln -s "$PWD" '${link}'`, { timeoutMs: REPRO_TIMEOUT_MS });
+      if (made.exitCode !== 0) return { status: 'cut', reason: `the package could not be linked by its name: ${lastLine(made)}` };
+      linked.add(sandbox);
+    }
+    await sandbox.writeFile(file, script.code);
+    const fixed = await run();
+    if (fixed.timedOut) return { status: 'cut', reason: 'it does not end on the fixed code' };
+    if (fixed.exitCode !== 0) return { status: 'cut', reason: `it fails on the fixed code too: ${lastLine(fixed)}` };
+    buggy = true;
+    for (const [path, text] of mutated) await sandbox.writeFile(path, text);
+    const built = await judge.rebuild(sandbox, mutated);
+    if (built) return { status: 'cut', reason: built };
+    const broken = await run();
+    if (broken.timedOut) return { status: 'cut', reason: 'it does not end on the buggy code' };
+    if (broken.exitCode === 0) return { status: 'cut', reason: 'it passes on the buggy code' };
+    if (!shows(broken, symptom)) return { status: 'cut', reason: `it fails otherwise than the statement says: ${lastLine(broken)}` };
+    return { status: 'executed' };
+  } finally {
+    if (buggy) {
+      for (const [path, text] of originals) await sandbox.writeFile(path, text);
+      clean = !(await judge.rebuild(sandbox, originals).catch((error: unknown) => String(error)));
+    }
+    if (clean || !judge.sandboxes.reuses) await judge.sandboxes.release(sandbox);
+    else await sandbox.dispose();
+  }
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { runnerNamed } from '../../pipeline/runners/index.js';
+import type { StatementInput } from '../../pipeline/statements/input.js';
+import { dialectOf } from '../../pipeline/statements/node-assert.js';
+import { reproFor } from '../../pipeline/statements/repro.js';
+import type { FailedTest } from '../../pipeline/store/records.js';
+
+/** The repro of the test that fails at `line` of `text`, written for Node alone, in a repository tested with `runner`. */
+function scriptFor(runner: string, text: string, line: number, file = 'test/clamp.test.js') {
+  const failed: FailedTest = {
+    candidateId: 'c1',
+    testId: `${file}::clamp`,
+    file,
+    titlePath: ['clamp'],
+    status: 'fail',
+    failure: { message: 'x', location: { file, line, column: 3 } },
+  };
+  const input: StatementInput = {
+    failed: [failed],
+    readTest: () => text,
+    forbidden: [],
+    packageName: 'clamp-lib',
+    entryPoints: ['index.js'],
+    packageVersion: '1.0.0',
+    style: 'terse',
+    assertDialect: dialectOf([runnerNamed(runner).vocabulary]),
+  };
+  return reproFor(input, failed)!.script;
+}
+
+describe('repros for Node alone', () => {
+  it("write jest's matchers with Node's assert, negated and awaited ones too", () => {
+    const text = `const { clamp, load } = require('../index.js');
+
+test('clamp', async () => {
+  expect(clamp(1, 0, 2)).not.toBe(2);
+  expect(clamp(-1, 0, 2) + 1).toEqual(1);
+  expect(clamp(0, 0, 2) || 1).toHaveLength(0);
+  await expect(load('x')).rejects.toThrow('missing');
+  expect(() => clamp(1, 2, 0)).toThrow(RangeError);
+  expect(clamp(15, 0, 10)).toBe(10);
+});
+`;
+    expect(scriptFor('jest', text, 9)).toEqual({
+      module: 'cjs',
+      code: [
+        "const assert = require('node:assert');",
+        '',
+        '(async () => {',
+        "  const { clamp, load } = require('clamp-lib');",
+        '',
+        '  assert.notStrictEqual(clamp(1, 0, 2), 2);',
+        '  assert.deepEqual(clamp(-1, 0, 2) + 1, 1);',
+        '  assert.strictEqual((clamp(0, 0, 2) || 1).length, 0);',
+        "  await assert.rejects(load('x'));",
+        '  assert.throws(() => clamp(1, 2, 0));',
+        '  assert.strictEqual(clamp(15, 0, 10), 10);',
+        '})();',
+      ].join('\n'),
+    });
+  });
+
+  it("write vitest's chai chains, and strip TypeScript's types", () => {
+    const text = `import { describe, expect, it } from 'vitest';
+import { clamp } from '../src/index';
+
+describe('clamp', () => {
+  it('clamps', () => {
+    const value: number = clamp(15, 0, 10);
+    expect(value).to.be.a.number;
+    expect(value).to.equal(10);
+  });
+});
+`;
+    expect(scriptFor('vitest', text, 8, 'test/clamp.test.ts')).toEqual({ unrunnable: 'the matcher `to.be.a.number` has no Node.js form' });
+    const plain = text.replace('    expect(value).to.be.a.number;\n', '');
+    expect(scriptFor('vitest', plain, 7, 'test/clamp.test.ts')).toEqual({
+      module: 'esm',
+      code: [
+        "import assert from 'node:assert';",
+        "import { clamp } from 'clamp-lib';",
+        'const value = clamp(15, 0, 10);',
+        'assert.strictEqual(value, 10);',
+      ].join('\n'),
+    });
+  });
+
+  it("leave out tape's plan and end, and write its assertions with Node's", () => {
+    const text = `const test = require('tape');
+const clamp = require('..');
+
+test('clamp', (t) => {
+  t.plan(2);
+  t.ok(clamp(1, 0, 2));
+  t.equal(clamp(15, 0, 10), 10, 'clamps to the upper bound');
+  t.end();
+});
+`;
+    expect(scriptFor('tape', text, 7)).toEqual({
+      module: 'cjs',
+      code: [
+        "const assert = require('node:assert');",
+        '',
+        "const clamp = require('clamp-lib');",
+        '',
+        'assert.ok(clamp(1, 0, 2));',
+        'assert.strictEqual(clamp(15, 0, 10), 10);',
+      ].join('\n'),
+    });
+  });
+
+  it("keep assertions of a library the test imports, and Node's own, as they are", () => {
+    const chai = `const { expect } = require('chai');
+const assert = require('assert');
+const clamp = require('../index.js');
+
+it('clamps', () => {
+  assert.ok(clamp(1, 0, 2));
+  expect(clamp(15, 0, 10)).to.equal(10);
+});
+`;
+    expect(scriptFor('mocha', chai, 7)).toEqual({
+      module: 'cjs',
+      code: [
+        "const { expect } = require('chai');",
+        "const assert = require('assert');",
+        "const clamp = require('clamp-lib');",
+        '',
+        'assert.ok(clamp(1, 0, 2));',
+        'expect(clamp(15, 0, 10)).to.equal(10);',
+      ].join('\n'),
+    });
+  });
+
+  it("write a should chain with Node's assert", () => {
+    const text = `require('should');
+const { parse } = require('../index.js');
+
+it('parses', () => {
+  const parsed = parse('s=2');
+  parsed.should.have.property('s', 2);
+});
+`;
+    expect(scriptFor('mocha', text, 6)).toMatchObject({ code: expect.stringContaining("assert.deepStrictEqual(parsed['s'], 2);") });
+  });
+
+  it('say why a repro cannot run with Node alone: a snapshot, or the test context used for more than asserting', () => {
+    const snapshot = `test('clamp', () => {\n  expect(clamp(1, 0, 2)).toMatchSnapshot();\n});\n`;
+    expect(scriptFor('jest', snapshot, 2)).toEqual({ unrunnable: 'the matcher `toMatchSnapshot` has no Node.js form' });
+    const context = `test('clamp', (t) => {\n  const value = t.context.value;\n  t.is(value, 2);\n});\n`;
+    expect(scriptFor('ava', context, 3)).toEqual({ unrunnable: 'it uses `t` of the test framework' });
+  });
+});
