@@ -74,6 +74,17 @@ export function discoverUnits(file: SourceFile): Unit[] {
         if (name && isFunction(node.right)) found.push({ name, kind: 'arrow', node: node.right });
         break;
       }
+      // A module that is one function: `export default (x) => ...`, TypeScript's `export = function f() {}`.
+      case 'ExportDefaultDeclaration':
+        if (isFunction(node.declaration)) found.push({ name: 'default', kind: 'arrow', node: node.declaration });
+        break;
+      case 'TSExportAssignment':
+        // Named as V8 names it, which is what coverage reports: the function's own name, if it has one.
+        if (node.expression.type === 'FunctionExpression' || node.expression.type === 'ArrowFunctionExpression') {
+          const own = node.expression.type === 'FunctionExpression' ? node.expression.id?.name : undefined;
+          found.push({ name: own ?? 'module.exports', kind: 'arrow', node: node.expression });
+        }
+        break;
     }
     for (const child of childrenOf(node)) visit(child, childOwner);
   };

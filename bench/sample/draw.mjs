@@ -15,22 +15,30 @@
 // With --clones <dir>, each taken repository's clone <dir>/<owner>__<name> (made from its fetched snapshot)
 // has its commit recorded (`git rev-parse HEAD`).
 //
+// --seed and --size draw another sample from the same frame (a fresh one, for a measurement nobody tuned for);
+// the defaults are the first sample's, so sample.json redraws as it was. Give a new sample its own --out.
+//
 //   node bench/sample/draw.mjs [--packages <npm.tsv>] [--out bench/sample/sample.json] [--clones /work/sample]
+//        [--seed 14] [--size 30]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const SEED = 14;
 const FRAME_SIZE = 2000;
-const SAMPLE_SIZE = 30;
 
 const { values: flags } = parseArgs({
   options: {
     packages: { type: 'string', default: '/work/.library/env/packages/npm.tsv' },
     out: { type: 'string', default: new URL('./sample.json', import.meta.url).pathname },
     clones: { type: 'string' },
+    seed: { type: 'string', default: '14' },
+    size: { type: 'string', default: '30' },
   },
 });
+const SEED = Number(flags.seed);
+const SAMPLE_SIZE = Number(flags.size);
+if (!Number.isInteger(SEED) || !Number.isInteger(SAMPLE_SIZE) || SAMPLE_SIZE < 1)
+  throw new Error('--seed and --size take whole numbers (--size at least 1)');
 
 function mulberry32(seed) {
   let state = seed >>> 0;
@@ -92,6 +100,9 @@ function lookUp(name) {
 }
 
 const previous = existsSync(flags.out) ? JSON.parse(readFileSync(flags.out, 'utf8')) : null;
+// A sample file holds one draw: another seed written over it (say --seed without --out) would lose the measured one.
+if (previous && (previous.seed !== SEED || previous.sampleSize !== SAMPLE_SIZE))
+  throw new Error(`${flags.out} holds the draw of seed ${previous.seed}, size ${previous.sampleSize}: give this draw its own --out`);
 const lookedUp = new Map((previous?.walked ?? []).map((entry) => [entry.name, entry.repository]));
 const unfetchable = new Map(Object.entries(previous?.unfetchable ?? {}));
 const earlierRepositories = new Map((previous?.repositories ?? []).map((r) => [r.repo, r]));

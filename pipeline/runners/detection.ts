@@ -21,7 +21,7 @@ const HAS_GLOB = /[*?{[]/;
 const HAS_EXTENSION = /\.[cm]?[jt]sx?$/;
 
 /** A path with no glob and no script extension names a folder (perhaps one the build has yet to write). */
-function isFolder(path: string): boolean {
+export function isFolder(path: string): boolean {
   return !HAS_GLOB.test(path) && !HAS_EXTENSION.test(path);
 }
 

@@ -1,5 +1,5 @@
 import { isObject, readConfig } from '../repo/config-file.js';
-import { positionalTests, recognizeBins, stringList } from './detection.js';
+import { isFolder, normalizePath, positionalTests, recognizeBins, stringList } from './detection.js';
 import type { RunnerDetection } from './types.js';
 
 const CONFIG_FILES = ['.mocharc.js', '.mocharc.cjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'];
@@ -82,10 +82,19 @@ export const mochaDetection: RunnerDetection = {
       ),
     ];
     const inFolder = [`${recursive ? '**/' : ''}*.{${extensions.join(',')}}`];
-    const fromCommand = positionalTests([...positional, ...valuesOf('--spec')], inFolder);
+    // mocha reads `test` as a folder, or, where there is none, as the file `test.js` (with any extension it takes).
+    const asMochaFinds = (paths: string[]) =>
+      paths.map((path) => {
+        const bare = normalizePath(path);
+        if (!isFolder(bare) || facts.glob([`${bare}/**/*`]).length > 0) return path;
+        return extensions.map((extension) => `${bare}.${extension}`).find((file) => facts.read(file) !== undefined) ?? path;
+      });
+    const fromCommand = positionalTests(asMochaFinds([...positional, ...valuesOf('--spec')]), inFolder);
     if (fromCommand) return fromCommand;
     const spec = stringList(config.spec);
-    if (spec.length > 0) return positionalTests(spec, inFolder) ?? { tests: spec, source: `${found!.file} (spec)` };
+    if (spec.length > 0) return positionalTests(asMochaFinds(spec), inFolder) ?? { tests: spec, source: `${found!.file} (spec)` };
+    const [file] = asMochaFinds(['test']).filter((path) => path !== 'test');
+    if (file) return { tests: [file], source: `mocha defaults (./test, a file here)` };
     return { tests: inFolder.map((pattern) => `test/${pattern}`), source: 'mocha defaults (./test)' };
   },
 };

@@ -33,6 +33,12 @@ describe('unit discovery', () => {
     ]);
   });
 
+  it("finds the function a module is: a default export that is not a declaration, and TypeScript's export =", () => {
+    const unitsOf = (path: string, code: string) => discoverUnits(parseSource(path, code)).map((unit) => unit.name);
+    expect(unitsOf('src/a.js', 'export default (a, b) => (a > b ? a : b);')).toEqual(['default']);
+    expect(unitsOf('src/a.ts', 'export = function getCallerFile(position = 2) { return position > 1; };')).toEqual(['getCallerFile']);
+  });
+
   it('attributes the code of a nested unit to that unit only, and callbacks to their enclosing unit', () => {
     const code = 'function outer(a) { function inner(b) { return b < 1; } return [a].filter((x) => x > 0); }';
     const mutants = mutantsOf(

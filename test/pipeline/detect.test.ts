@@ -114,6 +114,12 @@ describe('profile detection', () => {
       },
     );
     expect(detectProfile(vitest).tests).toEqual(['tests/**/*.test.ts', '!tests/fixtures/**']);
+    // With no test folder, mocha's `test` (its default, or named) is the file test.js at the root, as mocha reads it.
+    expect(detectProfile(repo({ scripts: { test: 'mocha' } }, { 'test.js': '', 'index.js': '' }))).toMatchObject({ tests: ['test.js'] });
+    expect(detectProfile(repo({ scripts: { test: 'mocha test' } }, { 'test.mjs': '' }))).toMatchObject({ tests: ['test.mjs'] });
+    expect(detectProfile(repo({ scripts: { test: 'mocha test' } }, { 'test/a.js': '', 'test.js': '' }))).toMatchObject({
+      tests: ['test/*.{js,cjs,mjs}'],
+    });
     const mocha = repo({ scripts: { test: 'mocha' } }, { '.mocharc.yml': "spec:\n  - 'spec/**/*.spec.js'\nrequire: ts-node/register\n" });
     expect(detectProfile(mocha)).toMatchObject({ runner: 'mocha', tests: ['spec/**/*.spec.js'] });
     const ava = repo({ scripts: { test: 'xo && ava' }, ava: { files: ['test/**/*', '!test/helpers/**'] } });
