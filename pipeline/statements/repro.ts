@@ -295,8 +295,10 @@ function scriptOf(parts: {
   const problem = inTest.problem ?? inFixtures.problem;
   if (problem) return { unrunnable: problem };
   const { codeOf } = writerOf(source.text, [...moduleEdits, ...inTest.edits, ...inFixtures.edits]);
-  const fixtures = fixtureStatements.map((statement) => dedent(codeOf(statement)));
-  const body = [fixtures.join('\n'), snippet]
+  // Code without semicolons: a statement that starts with `[`, `(` or a template would continue the one before it.
+  const guarded = (code: string) => (/^[[(`]/.test(code) ? `;${code}` : code);
+  const fixtures = fixtureStatements.map((statement) => guarded(dedent(codeOf(statement))));
+  const body = [fixtures.join('\n'), guarded(snippet)]
     .filter((block) => block !== '')
     .join('\n\n')
     .replace(new RegExp(`^[ \\t]*${DROPPED}[ \\t;]*\\n?`, 'gm'), '')

@@ -10,8 +10,37 @@ export type ReproRun = { status: 'executed' } | { status: 'cut'; reason: string 
 
 /** The repro's folder in the sandbox: the script, and the package under its own name beside it. */
 const REPRO_DIR = '.swesynth-repro';
-/** Sandboxes whose repro folder links the package: a sandbox serves repro after repro, and its folder stays until the sandbox goes. */
-const linked = new WeakSet<Sandbox>();
+/**
+ * What a sandbox has for repros, kept while it serves one repro after another: its repro folder
+ * links the package by its name; and the package's own build, when its entry is not built in the
+ * repository (the tests load the source) and a repro needs it as its users get it.
+ */
+interface ReproSetup {
+  linked: boolean;
+  buildTried: boolean;
+  packageBuilt: boolean;
+}
+const setups = new WeakMap<Sandbox, ReproSetup>();
+
+/** How Node says a module is missing: here, the package's entry, which its build writes. */
+const MISSING_MODULE = /ERR_MODULE_NOT_FOUND|Cannot find (?:module|package)/;
+/** The package's build (`npm run build`) may take this long. */
+const PACKAGE_BUILD_TIMEOUT_MS = 300_000;
+
+/** Runs the package's own build script, as a publisher does; null when it has none. */
+async function buildPackage(sandbox: Sandbox): Promise<ExecResult | null> {
+  let scripts: unknown;
+  try {
+    scripts = JSON.parse(await sandbox.readFile('package.json')).scripts;
+  } catch {
+    return null;
+  }
+  if (typeof scripts !== 'object' || scripts === null || typeof (scripts as { build?: unknown }).build !== 'string') return null;
+  return sandbox.exec('npm run build', { timeoutMs: PACKAGE_BUILD_TIMEOUT_MS });
+}
+
+const failedBuild = (result: ExecResult | null): boolean => !result || result.timedOut || result.exitCode !== 0;
+
 /** A repro is one call and its check; one that runs longer than this is not the small case a report shows. */
 const REPRO_TIMEOUT_MS = 30_000;
 
@@ -25,7 +54,12 @@ const lastLine = (result: ExecResult): string =>
 
 /** Whether a run's output shows the symptom the statement reports: a failed assertion, or the error the code threw. */
 function shows(result: ExecResult, symptom: Symptom): boolean {
-  if (symptom.kind === 'error' && symptom.thrown) return result.outputTail.includes(symptom.error.split('\n')[0]!.slice(0, 100));
+  if (symptom.kind === 'error' && symptom.thrown) {
+    // Node prints an error as `Name: message`, and an assertion that got one quotes its message alone.
+    const error = symptom.error.split('\n')[0]!;
+    const message = error.replace(/^[\w$.]+: /, '');
+    return result.outputTail.includes(error.slice(0, 100)) || result.outputTail.includes(message.slice(0, 100));
+  }
   return result.outputTail.includes('AssertionError');
 }
 
@@ -39,31 +73,40 @@ export async function checkRepro(
   script: Script,
   symptom: Symptom,
   packageName: string,
-  judge: Judge,
+  judge: Pick<Judge, 'sandboxes' | 'originals' | 'rebuild'>,
 ): Promise<ReproRun> {
   const sandbox = await judge.sandboxes.acquire();
   const file = `${REPRO_DIR}/repro.${script.module === 'esm' ? 'mjs' : 'cjs'}`;
   const run = () => sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
   const originals = await judge.originals(filesOf(candidate.sites));
   const mutated = mutatedFiles(candidate.sites, (path) => originals.get(path)!);
+  const setup = setups.get(sandbox) ?? { linked: false, buildTried: false, packageBuilt: false };
+  setups.set(sandbox, setup);
   let buggy = false;
   let clean = true;
   try {
-    if (!linked.has(sandbox)) {
+    if (!setup.linked) {
       // The package resolves by its name from the repro's folder, and its dependencies from the repository's.
       const link = `${REPRO_DIR}/node_modules/${packageName}`;
       const made = await sandbox.exec(`mkdir -p '${link}' && rmdir '${link}' && ln -s "$PWD" '${link}'`, { timeoutMs: REPRO_TIMEOUT_MS });
       if (made.exitCode !== 0) return { status: 'cut', reason: `the package could not be linked by its name: ${lastLine(made)}` };
-      linked.add(sandbox);
+      setup.linked = true;
     }
     await sandbox.writeFile(file, script.code);
-    const fixed = await run();
+    let fixed = await run();
+    if (fixed.exitCode !== 0 && !setup.buildTried && MISSING_MODULE.test(fixed.outputTail)) {
+      setup.buildTried = true;
+      setup.packageBuilt = !failedBuild(await buildPackage(sandbox));
+      if (setup.packageBuilt) fixed = await run();
+    }
     if (fixed.timedOut) return { status: 'cut', reason: 'it does not end on the fixed code' };
     if (fixed.exitCode !== 0) return { status: 'cut', reason: `it fails on the fixed code too: ${lastLine(fixed)}` };
     buggy = true;
     for (const [path, text] of mutated) await sandbox.writeFile(path, text);
     const built = await judge.rebuild(sandbox, mutated);
     if (built) return { status: 'cut', reason: built };
+    if (setup.packageBuilt && failedBuild(await buildPackage(sandbox)))
+      return { status: 'cut', reason: "the package's build fails on the buggy code" };
     const broken = await run();
     if (broken.timedOut) return { status: 'cut', reason: 'it does not end on the buggy code' };
     if (broken.exitCode === 0) return { status: 'cut', reason: 'it passes on the buggy code' };
@@ -73,6 +116,7 @@ export async function checkRepro(
     if (buggy) {
       for (const [path, text] of originals) await sandbox.writeFile(path, text);
       clean = !(await judge.rebuild(sandbox, originals).catch((error: unknown) => String(error)));
+      if (clean && setup.packageBuilt) clean = !failedBuild(await buildPackage(sandbox));
     }
     if (clean || !judge.sandboxes.reuses) await judge.sandboxes.release(sandbox);
     else await sandbox.dispose();

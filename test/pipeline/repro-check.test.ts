@@ -1,0 +1,130 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runnerNamed } from '../../pipeline/runners/index.js';
+import { LocalPool } from '../../pipeline/sandbox/pool.js';
+import { dialectOf } from '../../pipeline/statements/node-assert.js';
+import { reproFor, type Script } from '../../pipeline/statements/repro.js';
+import type { Symptom } from '../../pipeline/statements/symptom.js';
+import type { FailedTest, Site } from '../../pipeline/store/records.js';
+import { checkRepro } from '../../pipeline/validation/repro-check.js';
+import { tempDir } from '../helpers.js';
+
+const SOURCE = `export function clamp(value, low, high) {
+  if (value > high) return high;
+  return value < low ? low : value;
+}
+`;
+const TEST = `import { describe, expect, it } from 'vitest';
+import { clamp } from '../src/clamp.js';
+
+describe('clamp', () => {
+  it('clamps to the upper bound', () => {
+    expect(clamp(15, 0, 10)).toBe(10);
+  });
+});
+`;
+/** The bug: values above the range come back as they are. */
+const BUG: Site = {
+  file: 'src/clamp.js',
+  operator: 'changed-return-value',
+  unit: 'clamp',
+  start: SOURCE.indexOf('return high') + 'return '.length,
+  end: SOURCE.indexOf('return high') + 'return high'.length,
+  original: 'high',
+  replacement: 'value',
+  startLine: 2,
+  endLine: 2,
+};
+const WRONG_VALUE: Symptom = { kind: 'value', expected: '10', actual: '15' };
+
+/** A package on disk whose tests load its source; `main` names where its users get it. */
+function repository(manifest: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const root = tempDir('repro-check');
+  for (const [file, text] of Object.entries({
+    'package.json': JSON.stringify({ name: 'clamp-lib', version: '1.0.0', type: 'module', ...manifest }),
+    'src/clamp.js': SOURCE,
+    'test/clamp.test.js': TEST,
+    ...files,
+  })) {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  return root;
+}
+
+/** The failing test's repro as Node runs it, in a repository tested with vitest. */
+function scriptOf(root: string, entry: string): Script {
+  const failed: FailedTest = {
+    candidateId: 'c1',
+    testId: 'test/clamp.test.js::clamp > clamps to the upper bound',
+    file: 'test/clamp.test.js',
+    titlePath: ['clamp', 'clamps to the upper bound'],
+    status: 'fail',
+    failure: { message: 'expected 15 to be 10', location: { file: 'test/clamp.test.js', line: 6, column: 30 } },
+  };
+  const repro = reproFor(
+    {
+      failed: [failed],
+      readTest: (file) => readFileSync(join(root, file), 'utf8'),
+      forbidden: [],
+      packageName: 'clamp-lib',
+      entryPoints: [entry],
+      packageVersion: '1.0.0',
+      style: 'terse',
+      assertDialect: dialectOf([runnerNamed('vitest').vocabulary]),
+    },
+    failed,
+  )!;
+  if (!('code' in repro.script)) throw new Error(repro.script.unrunnable);
+  return repro.script;
+}
+
+/** Runs the repro of `site` in sandboxes copied from `root`, as the issues stage does. */
+async function check(root: string, site: Site, script: Script) {
+  const sandboxes = new LocalPool(root, tempDir('sandboxes'), {}, null, 2 ** 31);
+  try {
+    const judge = {
+      sandboxes,
+      originals: async (files: string[]) => new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')] as const)),
+      rebuild: async () => undefined,
+    };
+    return await checkRepro({ sites: [site] }, script, WRONG_VALUE, 'clamp-lib', judge);
+  } finally {
+    await sandboxes.dispose();
+  }
+}
+
+describe('running a repro on the buggy and the fixed code', () => {
+  it('accepts a repro that fails with the wrong value on the bug and passes on the fix', async () => {
+    const root = repository({ exports: './src/clamp.js' });
+    const script = scriptOf(root, 'src/clamp.js');
+    expect(script.code).toBe(
+      "import assert from 'node:assert';\nimport { clamp } from 'clamp-lib';\n\nassert.strictEqual(clamp(15, 0, 10), 10);",
+    );
+    expect(await check(root, BUG, script)).toEqual({ status: 'executed' });
+  });
+
+  it('cuts a repro that the bug does not break', async () => {
+    const root = repository({ exports: './src/clamp.js' });
+    const harmless = {
+      ...BUG,
+      start: SOURCE.indexOf('value < low'),
+      end: SOURCE.indexOf('value < low') + 'value < low'.length,
+      original: 'value < low',
+      replacement: 'value <= low',
+    };
+    expect(await check(root, harmless, scriptOf(root, 'src/clamp.js'))).toEqual({ status: 'cut', reason: 'it passes on the buggy code' });
+  });
+
+  it('builds the package as its users get it when its entry is not built, and again with the bug in it', async () => {
+    const build = "import { cpSync } from 'node:fs';\ncpSync('src', 'dist', { recursive: true });\n";
+    const root = repository({ exports: './dist/clamp.js', scripts: { build: 'node build.mjs' } }, { 'build.mjs': build });
+    expect(await check(root, BUG, scriptOf(root, 'dist/clamp.js'))).toEqual({ status: 'executed' });
+    const unbuildable = repository({ exports: './dist/clamp.js' });
+    expect(await check(unbuildable, BUG, scriptOf(unbuildable, 'dist/clamp.js'))).toMatchObject({
+      status: 'cut',
+      reason: expect.stringMatching(/^it fails on the fixed code too: .*Cannot find module/),
+    });
+  });
+});
