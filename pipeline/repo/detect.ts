@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, posix } from 'node:path';
 import { allRunners } from '../runners/index.js';
 import type { RunnerAdapter, RunnerInvocation, RunnerName } from '../runners/types.js';
 import type { RepoFacts } from './facts.js';
@@ -424,6 +424,34 @@ function classify(step: Step): StepKind {
   return { kind: 'build' };
 }
 
+/** What a `prepare` script runs that builds nothing: git hooks, patches to dependencies. */
+const NOT_BUILDS = new Set(['husky', 'simple-git-hooks', 'lefthook', 'patch-package', 'is-ci', 'git']);
+
+/** Folders a repository's .gitignore names at its root: `dist`, `/lib/`. */
+function ignoredFolders(facts: RepoFacts): Set<string> {
+  const lines = (facts.read('.gitignore') ?? '').split('\n').map((line) => line.trim());
+  return new Set(lines.filter((line) => /^\/?[\w.-]+\/?$/.test(line)).map((line) => line.replace(/^\/|\/$/g, '')));
+}
+
+/**
+ * Whether a test file loads something the checkout does not hold: a relative path into a folder
+ * .gitignore names, or one that is not there (before install). That is the install's own build's
+ * output (`prepare` runs on install), and the build must run again for each bug.
+ */
+function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
+  const ignored = ignoredFolders(facts);
+  const exists = (path: string) => ['', '.js', '.cjs', '.mjs', '/index.js'].some((suffix) => facts.read(`${path}${suffix}`) !== undefined);
+  return facts
+    .glob(tests)
+    .slice(0, 50)
+    .some((file) =>
+      [...(facts.read(file) ?? '').matchAll(/(?:require\(|import\(|from\s)\s*['"](\.{1,2}\/[^'"]+)['"]/g)].some(([, specifier]) => {
+        const path = posix.normalize(posix.join(posix.dirname(file), specifier!));
+        return !path.startsWith('..') && (ignored.has(path.split('/')[0]!) || !exists(path));
+      }),
+    );
+}
+
 /** The script that runs the suite: `test`, unless it is a placeholder (npm's, `echo no tests`) or absent. */
 function testScriptOf(scripts: Record<string, string>): string | null {
   return TEST_SCRIPTS.find((name) => scripts[name] !== undefined && !runsNoTest(scripts[name]!)) ?? null;
@@ -513,9 +541,17 @@ export function detect(facts: RepoFacts): Detection {
     return kind === 'build' && (step.phase === 'pretest' || (chosen !== null && index < chosen.call.index));
   });
   const { packageManager, install } = packageManagerOf(facts);
-  const build = buildSteps.length > 0 ? underPackageManager(buildSteps, scripts, install) : null;
+  let build = buildSteps.length > 0 ? underPackageManager(buildSteps, scripts, install) : null;
   if (build)
     reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
+  // No build before the tests, but they load what the install's `prepare` writes: that is the build.
+  const prepare = expandScript(context, 'prepare', {}, 'pretest', [], new Set())
+    .map(unwrapTool)
+    .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? ''));
+  if (!build && prepare.length > 0 && testsLoadBuiltFiles(facts, tests)) {
+    build = underPackageManager(prepare, scripts, install);
+    reasons.push(`build: ${build} (the "prepare" script, which the install runs: the tests load files it writes)`);
+  }
   const delegated = steps.filter((_, index) => kinds[index]!.kind === 'delegate').map(commandLine);
   if (delegated.length > 0) reasons.push(`the test script hands the tests to the workspace packages: ${delegated.join('; ')}`);
 

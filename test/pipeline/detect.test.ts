@@ -33,6 +33,22 @@ describe('profile detection', () => {
     });
   });
 
+  it("takes the install's prepare script as the build when the tests load what it writes, and not otherwise", () => {
+    const files = {
+      '.gitignore': 'node_modules\n/dist\n',
+      'src/index.js': '',
+      'test.js': "const isPlain = require('./dist/is-plain.js');\n",
+    };
+    const scripts = { test: 'node test.js', prepare: 'husky && rollup -c' };
+    expect(detectProfile(repo({ scripts }, files))).toMatchObject({ build: 'rollup -c', buildBeforeTests: true });
+    // Built and in place: .gitignore still says the tests load the build's output.
+    expect(detectProfile(repo({ scripts }, { ...files, 'dist/is-plain.js': '' }))).toMatchObject({ build: 'rollup -c' });
+    // Tests that load the source need no build for each bug; nor does a prepare that only installs git hooks.
+    const fromSource = { ...files, 'test.js': "const isPlain = require('./src/index.js');\n" };
+    expect(detectProfile(repo({ scripts }, fromSource))).toMatchObject({ build: null, buildBeforeTests: false });
+    expect(detectProfile(repo({ scripts: { ...scripts, prepare: 'husky install' } }, files))).toMatchObject({ build: null });
+  });
+
   it('keeps runner flags that shape the run and drops the ones swesynth sets', () => {
     const profile = detectProfile(
       repo({ scripts: { test: 'pnpm run test:nodejs', 'test:nodejs': 'jest --env node --coverage --ci' } }, { 'pnpm-lock.yaml': '' }),
