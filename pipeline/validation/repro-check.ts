@@ -18,7 +18,8 @@ const REPRO_DIR = '.swesynth-repro';
 interface ReproSetup {
   linked: boolean;
   buildTried: boolean;
-  packageBuilt: boolean;
+  /** The package's build ran for repros here, with this exit code on the clean code (some builds end non-zero after writing everything). */
+  packageBuild: { exitCode: number | null } | null;
 }
 const setups = new WeakMap<Sandbox, ReproSetup>();
 
@@ -39,7 +40,9 @@ async function buildPackage(sandbox: Sandbox): Promise<ExecResult | null> {
   return sandbox.exec('npm run build', { timeoutMs: PACKAGE_BUILD_TIMEOUT_MS });
 }
 
-const failedBuild = (result: ExecResult | null): boolean => !result || result.timedOut || result.exitCode !== 0;
+/** Whether a build of the changed code failed where the build of the clean code did not. */
+const failedAgain = (result: ExecResult | null, clean: { exitCode: number | null }): boolean =>
+  !result || result.timedOut || (result.exitCode !== 0 && result.exitCode !== clean.exitCode);
 
 /** A repro is one call and its check; one that runs longer than this is not the small case a report shows. */
 const REPRO_TIMEOUT_MS = 30_000;
@@ -80,7 +83,7 @@ export async function checkRepro(
   const run = () => sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
   const originals = await judge.originals(filesOf(candidate.sites));
   const mutated = mutatedFiles(candidate.sites, (path) => originals.get(path)!);
-  const setup = setups.get(sandbox) ?? { linked: false, buildTried: false, packageBuilt: false };
+  const setup: ReproSetup = setups.get(sandbox) ?? { linked: false, buildTried: false, packageBuild: null };
   setups.set(sandbox, setup);
   let buggy = false;
   let clean = true;
@@ -96,8 +99,11 @@ export async function checkRepro(
     let fixed = await run();
     if (fixed.exitCode !== 0 && !setup.buildTried && MISSING_MODULE.test(fixed.outputTail)) {
       setup.buildTried = true;
-      setup.packageBuilt = !failedBuild(await buildPackage(sandbox));
-      if (setup.packageBuilt) fixed = await run();
+      const build = await buildPackage(sandbox);
+      if (build && !build.timedOut) {
+        setup.packageBuild = { exitCode: build.exitCode };
+        fixed = await run();
+      }
     }
     if (fixed.timedOut) return { status: 'cut', reason: 'it does not end on the fixed code' };
     if (fixed.exitCode !== 0) return { status: 'cut', reason: `it fails on the fixed code too: ${lastLine(fixed)}` };
@@ -105,7 +111,7 @@ export async function checkRepro(
     for (const [path, text] of mutated) await sandbox.writeFile(path, text);
     const built = await judge.rebuild(sandbox, mutated);
     if (built) return { status: 'cut', reason: built };
-    if (setup.packageBuilt && failedBuild(await buildPackage(sandbox)))
+    if (setup.packageBuild && failedAgain(await buildPackage(sandbox), setup.packageBuild))
       return { status: 'cut', reason: "the package's build fails on the buggy code" };
     const broken = await run();
     if (broken.timedOut) return { status: 'cut', reason: 'it does not end on the buggy code' };
@@ -116,7 +122,7 @@ export async function checkRepro(
     if (buggy) {
       for (const [path, text] of originals) await sandbox.writeFile(path, text);
       clean = !(await judge.rebuild(sandbox, originals).catch((error: unknown) => String(error)));
-      if (clean && setup.packageBuilt) clean = !failedBuild(await buildPackage(sandbox));
+      if (clean && setup.packageBuild) clean = !failedAgain(await buildPackage(sandbox), setup.packageBuild);
     }
     if (clean || !judge.sandboxes.reuses) await judge.sandboxes.release(sandbox);
     else await sandbox.dispose();

@@ -121,6 +121,12 @@ describe('running a repro on the buggy and the fixed code', () => {
     const build = "import { cpSync } from 'node:fs';\ncpSync('src', 'dist', { recursive: true });\n";
     const root = repository({ exports: './dist/clamp.js', scripts: { build: 'node build.mjs' } }, { 'build.mjs': build });
     expect(await check(root, BUG, scriptOf(root, 'dist/clamp.js'))).toEqual({ status: 'executed' });
+    // A build that writes everything and still ends non-zero (a type check after the bundle) builds the bug in too.
+    const grumpy = repository(
+      { exports: './dist/clamp.js', scripts: { build: 'node build.mjs && node -e "process.exit(2)"' } },
+      { 'build.mjs': build },
+    );
+    expect(await check(grumpy, BUG, scriptOf(grumpy, 'dist/clamp.js'))).toEqual({ status: 'executed' });
     const unbuildable = repository({ exports: './dist/clamp.js' });
     expect(await check(unbuildable, BUG, scriptOf(unbuildable, 'dist/clamp.js'))).toMatchObject({
       status: 'cut',
