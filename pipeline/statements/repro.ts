@@ -60,25 +60,48 @@ interface TestAt {
   body: Node;
   /** Names the test's callback is given by the framework: `t`, `done`. */
   params: string[];
+  /** Loops the test is declared in, outermost first (`cases.forEach((c) => it(...))`): the test's values come from them. */
+  loops: Loop[];
   /** Statement lists around the test, outermost (the module) first: where its fixtures live. */
   scopes: Statement[][];
 }
 
-/** The innermost `it(...)`/`test(...)` callback around a line, and the scopes around it. */
+/** A loop around a test: `for (const c of cases) {` or `cases.forEach((c) => {`, with the node its body is. */
+interface Loop {
+  node: Node;
+  body: Node;
+}
+
+/** Array methods that call a callback per element, as tables of cases do. */
+const LOOP_METHODS = new Set(['forEach', 'map', 'flatMap']);
+
+function loopOf(node: Node): Loop | null {
+  if (node.type === 'ForOfStatement' || node.type === 'ForInStatement' || node.type === 'ForStatement') return { node, body: node.body };
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || node.callee.property.type !== 'Identifier') return null;
+  const callback = node.arguments[0];
+  const isCallback = callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression');
+  return LOOP_METHODS.has(node.callee.property.name) && isCallback && callback.params.length > 0 ? { node, body: callback.body } : null;
+}
+
+/** The innermost `it(...)`/`test(...)` callback around a line, and the scopes and loops around it. */
 function testAt(file: SourceFile, line: number): TestAt | null {
   let found: TestAt | null = null;
   const scopes: Statement[][] = [file.ast.program.body];
+  const loops: Loop[] = [];
   const visit = (node: Node): void => {
     if (node.loc && (node.loc.start.line > line || node.loc.end.line < line)) return;
     if (node.type === 'CallExpression' && isTestCall(node)) {
       const callback = node.arguments.at(-1);
       if (callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression'))
-        found = { body: callback.body, params: callback.params.flatMap(boundNames), scopes: [...scopes] };
+        found = { body: callback.body, params: callback.params.flatMap(boundNames), scopes: [...scopes], loops: [...loops] };
     }
     const opensScope =
       (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') && node.body.type === 'BlockStatement';
     if (opensScope) scopes.push((node.body as { body: Statement[] }).body);
+    const loop = loopOf(node);
+    if (loop) loops.push(loop);
     for (const child of childrenOf(node)) visit(child);
+    if (loop) loops.pop();
     if (opensScope) scopes.pop();
   };
   visit(file.ast.program);
@@ -288,8 +311,14 @@ function scriptOf(parts: {
   };
   const inTest = translated(around.body.type === 'BlockStatement' ? kept : [around.body]);
   const first = writerOf(source.text, [...moduleEdits, ...inTest.edits]);
-  const snippet =
+  const inner =
     around.body.type === 'BlockStatement' ? dedent(first.between(kept[0]!.start!, kept.at(-1)!.end!)) : `${first.codeOf(around.body)};`;
+  // A test declared in a loop over cases takes its values from the loop: the repro runs the same loop.
+  const snippet = around.loops.reduceRight((code, loop) => {
+    const head = first.between(loop.node.start!, loop.body.start!);
+    const close = loop.node.type === 'CallExpression' ? `}${first.between(loop.body.end!, loop.node.end!)};` : '}';
+    return `${head}{\n${code.replace(/^(?=.)/gm, '  ')}\n${close}`;
+  }, inner);
   const fixtureStatements = fixturesFor(around.scopes, snippet, first.codeOf);
   const inFixtures = translated(fixtureStatements);
   const problem = inTest.problem ?? inFixtures.problem;

@@ -132,6 +132,33 @@ it('clamps', () => {
     });
   });
 
+  it('run a test declared in a loop over cases in the same loop, which gives it its values', () => {
+    const text = `var assert = require('assert');
+var normalize = require('./');
+
+describe('normalize', function() {
+  var units = [['a//b', 'a/b'], ['c\\\\d', 'c/d']];
+  units.forEach(function(unit) {
+    it('should normalize ' + unit[0], function() {
+      assert.equal(normalize(unit[0]), unit[1]);
+    });
+  });
+});
+`;
+    expect(scriptFor('mocha', text, 8, 'test.js')).toEqual({
+      module: 'cjs',
+      code: [
+        "var assert = require('assert');",
+        "var normalize = require('clamp-lib');",
+        "var units = [['a//b', 'a/b'], ['c\\\\d', 'c/d']];",
+        '',
+        'units.forEach(function(unit) {',
+        '  assert.equal(normalize(unit[0]), unit[1]);',
+        '});',
+      ].join('\n'),
+    });
+  });
+
   it("write a should chain with Node's assert", () => {
     const text = `require('should');
 const { parse } = require('../index.js');
