@@ -259,15 +259,20 @@ export interface Repro {
   script: Script | { unrunnable: string };
 }
 
-/** The names code refers to: variables, and properties it reads (`x.should` names `should`); not comments or strings. */
-function namesIn(file: SourceFile): Set<string> {
-  const names = new Set<string>();
+/** The names code refers to, as variables and as properties it reads (`x.should`); not in comments or strings. */
+function namesIn(file: SourceFile): { variables: Set<string>; properties: Set<string> } {
+  const variables = new Set<string>();
+  const properties = new Set<string>();
   const visit = (node: Node): void => {
-    if (node.type === 'Identifier') names.add(node.name);
-    for (const child of childrenOf(node)) visit(child);
+    const property =
+      (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed ? node.property : null;
+    const key = (node.type === 'ObjectProperty' || node.type === 'ObjectMethod') && !node.computed ? node.key : null;
+    if (property?.type === 'Identifier') properties.add(property.name);
+    if (node.type === 'Identifier') variables.add(node.name);
+    for (const child of childrenOf(node)) if (child !== property && child !== key) visit(child);
   };
   visit(file.ast.program);
-  return names;
+  return { variables, properties };
 }
 
 /** Writes parts of the test's source with edits applied: `between(start, end)` and `codeOf(node)`. */
@@ -319,7 +324,10 @@ function scriptOf(parts: {
     const close = loop.node.type === 'CallExpression' ? `}${first.between(loop.body.end!, loop.node.end!)};` : '}';
     return `${head}{\n${code.replace(/^(?=.)/gm, '  ')}\n${close}`;
   }, inner);
-  const fixtureStatements = fixturesFor(around.scopes, snippet, first.codeOf);
+  // The framework's own imports are no fixture, whatever else shares their names (`semver/test/fixtures`).
+  const fixtureStatements = fixturesFor(around.scopes, snippet, first.codeOf).filter(
+    (statement) => !declaredNames(statement).every((name) => framework.has(name)),
+  );
   const inFixtures = translated(fixtureStatements);
   const problem = inTest.problem ?? inFixtures.problem;
   if (problem) return { unrunnable: problem };
@@ -347,14 +355,17 @@ function scriptOf(parts: {
       .outputText.replace(/^export \{\};\s*$/m, '')
       .trimEnd();
   }
-  let names: Set<string>;
+  let names: ReturnType<typeof namesIn>;
   try {
     names = namesIn(parseSource(`repro.${esm ? 'mjs' : 'cjs'}`, code));
   } catch {
     return { unrunnable: 'its code does not parse as JavaScript' };
   }
   const frameworkOnly = [...input.assertDialect.expectations].filter((name) => !imported.has(name) || framework.has(name));
-  const leftover = [...framework, ...frameworkOnly, ...input.assertDialect.expectationProperties].find((name) => names.has(name));
+  const leftover = [
+    ...[...framework, ...frameworkOnly].filter((name) => names.variables.has(name)),
+    ...[...input.assertDialect.expectationProperties].filter((name) => names.properties.has(name)),
+  ][0];
   if (leftover) return { unrunnable: `it uses \`${leftover}\` of the test framework` };
   return { code, module: esm ? 'esm' : 'cjs' };
 }

@@ -159,6 +159,35 @@ describe('normalize', function() {
     });
   });
 
+  it("leave out the framework's import, whatever else shares its name: a fixture's path, a method", () => {
+    const text = `const { test } = require('tap')
+const Range = require('../../classes/range')
+const excluded = require('../fixtures/range-exclude.js')
+
+test('negative range tests', (t) => {
+  excluded.forEach(([range, ver]) => {
+    const r = new Range(range)
+    t.notOk(r.test(ver))
+  })
+  t.end()
+})
+`;
+    expect(scriptFor('tap', text, 8, 'test/classes/range.js')).toEqual({
+      module: 'cjs',
+      code: [
+        "const assert = require('node:assert');",
+        '',
+        "const Range = require('clamp-lib/classes/range')",
+        "const excluded = require('clamp-lib/test/fixtures/range-exclude.js')",
+        '',
+        'excluded.forEach(([range, ver]) => {',
+        '  const r = new Range(range)',
+        '  assert.ok(!r.test(ver))',
+        '})',
+      ].join('\n'),
+    });
+  });
+
   it("write a should chain with Node's assert", () => {
     const text = `require('should');
 const { parse } = require('../index.js');
