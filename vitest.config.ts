@@ -1,17 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
-/** Files that use the one Docker engine or the Node.js cache. */
-const DOCKER = ['test/sandbox/**/*.test.ts', 'test/pipeline/node-toolchain.test.ts'];
-/** Files that use the one Redis server, and the kill loop, whose kills land on a clock. */
-const REDIS_AND_KILLS = ['test/scheduling/**/*.test.ts', 'test/pipeline/kill-loop.test.ts'];
+/** Files that use the one Docker engine, the one Redis server or the Node.js cache, or kill runs on a clock. */
+const SHARED = [
+  'test/sandbox/**/*.test.ts',
+  'test/scheduling/**/*.test.ts',
+  'test/pipeline/kill-loop.test.ts',
+  'test/pipeline/node-toolchain.test.ts',
+];
 
 /**
- * Three stages, one after the other. The runner and operator tests run each real runner on a
+ * Three groups, one after the other. The runner and operator tests run each real runner on a
  * fixture of its own, in a folder no other file writes; the pipeline tests start whole runs in
- * folders of their own: two files at a time in both. Last, the tests that share the one Docker
- * engine run one file at a time, and beside them, one at a time too, those that share the one
- * Redis server and the kill loop: neither uses what the other does, and much of their time is
- * spent waiting on containers, locks and kills.
+ * folders of their own: two files at a time in both. The tests that share one Docker engine, one
+ * Redis server or the Node.js cache, and the kill loop, whose kills land on a clock, run one file
+ * at a time, last.
  */
 export default defineConfig({
   test: {
@@ -33,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'pipeline',
           include: ['test/pipeline/**/*.test.ts'],
-          exclude: ['test/fixtures/**', 'node_modules/**', ...DOCKER, ...REDIS_AND_KILLS],
+          exclude: ['test/fixtures/**', 'node_modules/**', ...SHARED],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
@@ -41,18 +43,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'docker',
-          include: DOCKER,
-          exclude: ['test/fixtures/**', 'node_modules/**'],
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'redis and kills',
-          include: REDIS_AND_KILLS,
+          name: 'engines',
+          include: SHARED,
           exclude: ['test/fixtures/**', 'node_modules/**'],
           fileParallelism: false,
           sequence: { groupOrder: 2 },
