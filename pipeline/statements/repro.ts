@@ -70,6 +70,26 @@ interface TestAt {
 interface Loop {
   node: Node;
   body: Node;
+  /** A table of cases the framework loops over (`it.each(table)(title, (a, b) => ...)`): each row spread over the parameters. */
+  each?: { table: Node; params: Node[] };
+}
+
+/** `it.each(table)(title, callback)`, `describe.each(table)(...)`: the table, the callback, and whether it is a test. */
+function eachCall(node: CallExpression): { table: Node; callback: Node; isTest: boolean } | null {
+  const inner = node.callee;
+  if (inner.type !== 'CallExpression' || inner.callee.type !== 'MemberExpression' || inner.callee.property.type !== 'Identifier')
+    return null;
+  if (inner.callee.property.name !== 'each') return null;
+  const [table] = inner.arguments;
+  const callback = node.arguments.at(-1);
+  if (
+    !table ||
+    table.type === 'SpreadElement' ||
+    !callback ||
+    (callback.type !== 'ArrowFunctionExpression' && callback.type !== 'FunctionExpression')
+  )
+    return null;
+  return { table, callback, isTest: isTestCall(inner) };
 }
 
 /** Array methods that call a callback per element, as tables of cases do. */
@@ -90,7 +110,13 @@ function testAt(file: SourceFile, line: number): TestAt | null {
   const loops: Loop[] = [];
   const visit = (node: Node): void => {
     if (node.loc && (node.loc.start.line > line || node.loc.end.line < line)) return;
-    if (node.type === 'CallExpression' && isTestCall(node)) {
+    const each = node.type === 'CallExpression' ? eachCall(node) : null;
+    const eachLoop: Loop | null =
+      each && (each.callback.type === 'ArrowFunctionExpression' || each.callback.type === 'FunctionExpression')
+        ? { node, body: each.callback.body, each: { table: each.table, params: each.callback.params } }
+        : null;
+    if (each?.isTest && eachLoop) found = { body: eachLoop.body, params: [], scopes: [...scopes], loops: [...loops, eachLoop] };
+    else if (node.type === 'CallExpression' && isTestCall(node)) {
       const callback = node.arguments.at(-1);
       if (callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression'))
         found = { body: callback.body, params: callback.params.flatMap(boundNames), scopes: [...scopes], loops: [...loops] };
@@ -98,7 +124,7 @@ function testAt(file: SourceFile, line: number): TestAt | null {
     const opensScope =
       (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') && node.body.type === 'BlockStatement';
     if (opensScope) scopes.push((node.body as { body: Statement[] }).body);
-    const loop = loopOf(node);
+    const loop = eachLoop && !each?.isTest ? eachLoop : loopOf(node);
     if (loop) loops.push(loop);
     for (const child of childrenOf(node)) visit(child);
     if (loop) loops.pop();
@@ -320,6 +346,16 @@ function scriptOf(parts: {
     around.body.type === 'BlockStatement' ? dedent(first.between(kept[0]!.start!, kept.at(-1)!.end!)) : `${first.codeOf(around.body)};`;
   // A test declared in a loop over cases takes its values from the loop: the repro runs the same loop.
   const snippet = around.loops.reduceRight((code, loop) => {
+    if (loop.each) {
+      // The framework spreads a row that is an array over the parameters, and passes any other row whole.
+      // A parameter's pattern without its type: `[{ input }: Case]` is no pattern.
+      const pattern = (param: Node) => {
+        const typed = 'typeAnnotation' in param && param.typeAnnotation ? (param.typeAnnotation as Node) : null;
+        return typed ? first.between(param.start!, typed.start!) : first.codeOf(param);
+      };
+      const row = `const [${loop.each.params.map(pattern).join(', ')}] = Array.isArray(row) ? row : [row];`;
+      return `for (const row of ${first.codeOf(loop.each.table)}) {\n  ${row}\n${code.replace(/^(?=.)/gm, '  ')}\n}`;
+    }
     const head = first.between(loop.node.start!, loop.body.start!);
     const close = loop.node.type === 'CallExpression' ? `}${first.between(loop.body.end!, loop.node.end!)};` : '}';
     return `${head}{\n${code.replace(/^(?=.)/gm, '  ')}\n${close}`;

@@ -159,6 +159,31 @@ describe('normalize', function() {
     });
   });
 
+  it("run a test of a table (it.each, describe.each) over the table's rows, spread as the framework spreads them", () => {
+    const text = `import { describe, expect, it } from 'vitest';
+import { match } from './index.js';
+
+const MATCH_TESTS = [{ path: '/:a', tests: [{ input: '/x', expected: { a: 'x' } }] }];
+
+describe.each(MATCH_TESTS)('match $path', ({ path, tests }) => {
+  it.each(tests)('should match $input', ({ input, expected }: Case) => {
+    expect(match(path)(input)).toEqual(expected);
+  });
+});
+`;
+    const script = scriptFor('vitest', text, 8, 'src/index.spec.ts');
+    expect(script).toMatchObject({ module: 'esm' });
+    expect('code' in script && script.code).toContain(
+      [
+        'for (const row of MATCH_TESTS) {',
+        '    const [{ path, tests }] = Array.isArray(row) ? row : [row];',
+        '    for (const row of tests) {',
+        '        const [{ input, expected }] = Array.isArray(row) ? row : [row];',
+        '        assert.deepEqual(match(path)(input), expected);',
+      ].join('\n'),
+    );
+  });
+
   it("leave out the framework's import, whatever else shares its name: a fixture's path, a method", () => {
     const text = `const { test } = require('tap')
 const Range = require('../../classes/range')
