@@ -147,19 +147,10 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
   it('a source file that does not parse is skipped with a warning, and the rest goes on; an existing version is refused', async () => {
     const out = tempDir('out');
     const runDir = join(tempDir('run'), 'run');
+    const tiny = (command: string, ...options: string[]) =>
+      swesynth([command, join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny', ...options]);
     // A few candidates are tasks enough for what this test checks: the skipped file, and the versions of an export.
-    const result = await swesynth([
-      'run',
-      join(FIXTURES, 'tiny-lib'),
-      '--run-dir',
-      runDir,
-      '--out',
-      out,
-      '--dataset',
-      'tiny',
-      '--max-candidates',
-      '8',
-    ]);
+    const result = await tiny('run', '--max-candidates', '8');
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warning: mutate: skipping src\/broken\.js: it does not parse \(Unexpected keyword 'return'. \(3:2\)\)/);
     const instances = readFileSync(join(out, 'tiny', '1.0.0', 'instances.jsonl'), 'utf8')
@@ -178,38 +169,16 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
 
     const before = listing(out);
     const manifest = readFileSync(join(out, 'tiny', '1.0.0', 'manifest.json'), 'utf8');
-    const again = await swesynth([
-      'export',
-      join(FIXTURES, 'tiny-lib'),
-      '--run-dir',
-      runDir,
-      '--out',
-      out,
-      '--dataset',
-      'tiny',
-      '--dataset-version',
-      '1.0.0',
-    ]);
+    const again = await tiny('export', '--dataset-version', '1.0.0');
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain('already exists, and a written version is never changed');
     expect(listing(out)).toEqual(before);
     expect(readFileSync(join(out, 'tiny', '1.0.0', 'manifest.json'), 'utf8')).toBe(manifest);
 
-    const next = await swesynth(['export', join(FIXTURES, 'tiny-lib'), '--run-dir', runDir, '--out', out, '--dataset', 'tiny']);
+    const next = await tiny('export');
     expect(next.exitCode, next.stderr).toBe(0);
     expect(next.stdout.trim()).toBe(join(out, 'tiny', '1.1.0'));
-    const notSemver = await swesynth([
-      'export',
-      join(FIXTURES, 'tiny-lib'),
-      '--run-dir',
-      runDir,
-      '--out',
-      out,
-      '--dataset',
-      'tiny',
-      '--dataset-version',
-      'v3',
-    ]);
+    const notSemver = await tiny('export', '--dataset-version', 'v3');
     expect(notSemver.exitCode).toBe(1);
     expect(notSemver.stderr).toContain('dataset version "v3" is not a semantic version');
   });
