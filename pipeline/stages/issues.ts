@@ -6,12 +6,12 @@ import type { StageContext, StageResult } from './context.js';
 import { llmSettingsOf, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
 import { styleFor, type StatementInput } from '../statements/input.js';
 import { commitPhrases, leakIn } from '../statements/leak-check.js';
-import { reproFor, type Script } from '../statements/repro.js';
+import type { Repro, Script } from '../statements/repro.js';
 import { dialectOf, type AssertDialect } from '../statements/node-assert.js';
 import { symptomOf, type Symptom } from '../statements/symptom.js';
 import { checkRepro, type ReproRun } from '../validation/repro-check.js';
 import { suitesOf } from '../runners/suites.js';
-import { writeStatement } from '../statements/statement.js';
+import { primaryRepro, writeStatement } from '../statements/statement.js';
 import { primaryFailure } from '../statements/symptom.js';
 import type { Candidate, FailedTest, Issue, ReproOutcome } from '../store/records.js';
 import { difficultyOf } from '../dataset/difficulty.js';
@@ -99,10 +99,10 @@ export interface StatementSources {
 async function checkedRepro(
   candidate: Candidate,
   input: StatementInput,
+  repro: Repro | null,
   sources: StatementSources,
 ): Promise<{ outcome: ReproOutcome; code: string | null }> {
   const primary = primaryFailure(input.failed);
-  const repro = primary?.failure ? reproFor(input, primary) : null;
   if (!repro || !primary?.failure) return { outcome: { status: 'none' }, code: null };
   if ('unrunnable' in repro.script) return { outcome: { status: 'unrunnable', reason: repro.script.unrunnable }, code: null };
   if (!sources.runRepro) return { outcome: { status: 'cut', reason: 'no sandbox to run it in' }, code: null };
@@ -125,7 +125,9 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
     style,
     assertDialect: sources.dialect,
   };
-  const { outcome, code } = await checkedRepro(candidate, input, sources);
+  // Cut once: the check runs it, and the statement is written from it.
+  const repro = primaryRepro(input);
+  const { outcome, code } = await checkedRepro(candidate, input, repro, sources);
   let llmFallback: string | undefined;
   const asked = llm ? { llm: llmSettingsOf(llm) } : {};
   const primary = primaryFailure(failed);
@@ -147,7 +149,7 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
       llmFallback = (error as Error).message;
     }
   }
-  const statement = writeStatement(input, () => code);
+  const statement = writeStatement(input, () => code, repro);
   const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}), ...asked };
   return 'rejected' in statement
     ? { ...by, status: 'rejected', title: '', body: '', reason: statement.rejected }

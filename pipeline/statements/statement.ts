@@ -10,10 +10,13 @@ import { primaryFailure, subjectOf, symptomOf } from './symptom.js';
  * `shown` chooses (the code that was run and showed the bug, or none). Rejected when there is
  * nothing to write from, or when it would give away the test or the fix.
  */
-export function writeStatement(input: StatementInput, shown: (repro: Repro) => string | null): ProblemStatement {
+export function writeStatement(
+  input: StatementInput,
+  shown: (repro: Repro) => string | null,
+  repro: Repro | null = primaryRepro(input),
+): ProblemStatement {
   const primary = primaryFailure(input.failed);
   if (!primary?.failure) return { rejected: 'no failing test reported any failure details' };
-  const repro = reproFor(input, primary);
   const symptom = symptomOf(primary.failure);
   const subject = subjectOf(repro, primary.titlePath);
   const title = titleOf(symptom, subject, input.packageName);
@@ -22,4 +25,10 @@ export function writeStatement(input: StatementInput, shown: (repro: Repro) => s
   const statement = { title, body: `${lines.join('\n').trimEnd()}\n` };
   const leak = leakIn(statement, input.forbidden);
   return leak ? { rejected: `the statement would reveal "${leak}"` } : statement;
+}
+
+/** The repro of the failure a statement is written from, or null when there is none to cut. */
+export function primaryRepro(input: StatementInput): Repro | null {
+  const primary = primaryFailure(input.failed);
+  return primary?.failure ? reproFor(input, primary) : null;
 }
