@@ -17,7 +17,8 @@ import type { StageName } from '../store/run-store.js';
 import { connectEngine, pruneContainers } from '../sandbox/docker.js';
 import { runWorker } from '../scheduling/bullmq.js';
 import { buildImageFromProfile } from '../sandbox/workspace.js';
-import { buildTaskImages, collectStats, evaluateDataset, exportFromRuns, sourcesOf } from './services.js';
+import { buildTaskImages, collectStats, evaluateDataset, exportFromRuns, solveDataset, sourcesOf } from './services.js';
+import { solveTable } from '../solve/report.js';
 import { diffDatasets, verifyDataset } from '../dataset/read.js';
 import { statsHtml } from '../dataset/stats-html.js';
 import { funnelTable, historyLine, repoTable, statsOf } from '../dataset/stats.js';
@@ -380,6 +381,30 @@ Examples:
         if (flags.instance && report.resolved !== 1) process.exitCode = 1;
       },
     );
+
+  const search = program.command('solve');
+  addOptions(search, ['concurrency', 'budget'], { concurrency: 'tasks searched at once' })
+    .description(
+      "the search-based repair baseline: for each task, as an agent gets it, rank the functions its statement's repro (or a visible failing test) executes by fault localization and try swesynth's own operator edits there until the repro passes with the visible tests still passing; writes SWE-bench predictions",
+    )
+    .requiredOption('--dataset <dir>', 'a dataset version folder')
+    .option('--out <dir>', 'where predictions.jsonl and report.json go (default: .swesynth/solve/<dataset>/<version>)')
+    .option('--grade', 'grade the predictions as `swesynth eval` does, and list the fixes a hidden test still fails')
+    .option('--work-dir <dir>', 'where installed workspaces are kept between searches and evaluations', '.swesynth/eval')
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nThe search knows the operators that made operator bugs: its share is an upper bound on how mechanical those tasks are.\n\nExamples:\n  $ swesynth solve --dataset out/acme__widgets/1.0.0\n  $ swesynth solve --dataset out/acme__widgets/1.0.0 --budget 50 --grade\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --predictions .swesynth/solve/acme__widgets/1.0.0/predictions.jsonl\n',
+    )
+    .action(async (flags: { dataset: string; out?: string; grade?: boolean; workDir: string; json?: boolean }, command: Command) => {
+      const { values } = resolveOptions(command, {});
+      const { report, grading, out } = await solveDataset({ ...flags, budget: values.budget, concurrency: values.concurrency }, log);
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ ...report, grading, out }, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${solveTable(report, grading)}\npredictions and report in ${out}\n`);
+    });
 
   const docker = program.command('docker').description("the Docker sandbox's images and containers");
   addOptions(docker.command('build'), ['baseImage', 'dockerMemory', 'dockerCpus'])

@@ -97,6 +97,13 @@ export const OPTIONS = {
     config: true,
     description: 'candidates validated at once',
   }),
+  budget: option({
+    type: integer(1),
+    default: 200,
+    flag: '--budget <edits>',
+    config: true,
+    description: 'edits the repair search tries per task before giving up',
+  }),
   seed: option({
     type: integer(0),
     default: 1,
@@ -391,7 +398,7 @@ const specs = Object.entries(OPTIONS) as Array<[OptionName, AnySpec]>;
 /** The options of `swesynth run` and of each stage command; a worker takes the few it needs. */
 export const RUN_OPTIONS: readonly OptionName[] = specs
   .map(([name]) => name)
-  .filter((name) => name !== 'runsDir' && name !== 'workDir' && name !== 'lockDuration');
+  .filter((name) => name !== 'runsDir' && name !== 'workDir' && name !== 'lockDuration' && name !== 'budget');
 export const WORKER_OPTIONS: readonly OptionName[] = [
   'redis',
   'queue',

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from '../common/logger.js';
 import type { StageContext } from '../stages/context.js';
@@ -9,7 +9,11 @@ import { ownedFolder, removeOrphans } from '../common/process-alive.js';
 import { selfCheckOf, sourceOfRun } from '../stages/export.js';
 import { requireEarlierStages } from '../stages/index.js';
 import { writeDataset } from '../dataset/write.js';
-import { evaluate, loadDataset, readPredictions, type Prediction } from '../dataset/grading.js';
+import { evaluate, loadDataset, readPredictions, type EvaluationReport, type Prediction } from '../dataset/grading.js';
+import type { DatasetRepo, Instance } from '../dataset/instance.js';
+import { Progress } from '../common/progress.js';
+import { predictionsOf, solve, type SolveReport } from '../solve/solve.js';
+import type { GradingSummary } from '../solve/report.js';
 import { preparedWorkspace } from '../sandbox/workspace.js';
 import { RepoProfile, slugOf } from '../repo/profile.js';
 import { resolveTarget } from '../repo/target.js';
@@ -94,6 +98,33 @@ export async function exportFromRuns(targets: readonly string[], options: Resolv
 const GRADING = '.grading';
 
 /**
+ * Each repository of a dataset, prepared once from its profile (code at the commit, installed)
+ * under `workDir` on first use, and reused by later evaluations and searches of the same commit.
+ */
+function preparedWorkspaces(repos: readonly DatasetRepo[], workDir: string, log: Logger): (name: string) => Promise<string> {
+  const prepared = new Map<string, Promise<string>>();
+  return (name) => {
+    if (!prepared.has(name)) {
+      const repo = repos.find((each) => each.name === name)!;
+      const workspace = resolve(workDir, repo.name.replace('/', '__'), repo.commit.slice(0, 12));
+      const ready = existsSync(join(workspace, '.swesynth-ready'))
+        ? Promise.resolve(workspace)
+        : preparedWorkspace({ location: repo.profile.url, profile: repo.profile, log }, workspace).then(async (commit) => {
+            if (commit !== repo.commit)
+              throw new UserError(
+                `${repo.name} at ${repo.profile.url} gives commit ${commit}, not the dataset's ${repo.commit}`,
+                'point the profile url in the manifest at the repository the dataset was made from',
+              );
+            await writeFile(join(workspace, '.swesynth-ready'), repo.commit);
+            return workspace;
+          });
+      prepared.set(name, ready);
+    }
+    return prepared.get(name)!;
+  };
+}
+
+/**
  * Grades predictions on a dataset. Each repository is prepared once from its profile (code at
  * the commit, installed) under `workDir` and reused by later evaluations of the same commit.
  */
@@ -114,35 +145,89 @@ export async function evaluateDataset(
   } else {
     throw new UserError('nothing to grade', 'pass --predictions <file>, or --instance <id> with --patch-file <file>');
   }
-  const prepared = new Map<string, Promise<string>>();
-  const workspaceOf = (name: string): Promise<string> => {
-    if (!prepared.has(name)) {
-      const repo = repos.find((each) => each.name === name)!;
-      const workspace = resolve(flags.workDir, repo.name.replace('/', '__'), repo.commit.slice(0, 12));
-      const ready = existsSync(join(workspace, '.swesynth-ready'))
-        ? Promise.resolve(workspace)
-        : preparedWorkspace({ location: repo.profile.url, profile: repo.profile, log }, workspace).then(async (commit) => {
-            if (commit !== repo.commit)
-              throw new UserError(
-                `${repo.name} at ${repo.profile.url} gives commit ${commit}, not the dataset's ${repo.commit}`,
-                'point the profile url in the manifest at the repository the dataset was made from',
-              );
-            await writeFile(join(workspace, '.swesynth-ready'), repo.commit);
-            return workspace;
-          });
-      prepared.set(name, ready);
-    }
-    return prepared.get(name)!;
-  };
+  return gradePredictions({ repos, profileOf }, graded, predictions, flags, log);
+}
+
+/** Grades predictions on a dataset's instances, in task trees beside the prepared workspaces, with a progress bar. */
+async function gradePredictions(
+  dataset: Pick<ReturnType<typeof loadDataset>, 'repos' | 'profileOf'>,
+  instances: Instance[],
+  predictions: Prediction[],
+  flags: { concurrency?: number; workDir: string },
+  log: Logger,
+): Promise<EvaluationReport> {
+  const { repos, profileOf } = dataset;
+  const workspaceOf = preparedWorkspaces(repos, flags.workDir, log);
   // Task trees beside the prepared workspaces, where the next evaluation removes those of a killed one.
   await removeOrphans(flags.workDir, GRADING);
   const workDir = ownedFolder(flags.workDir, GRADING, 'tasks');
+  const progress = new Progress('eval', instances.length, true);
   try {
     const setAsideOf = (name: string) => repos.find((each) => each.name === name)!.setAside;
-    return await evaluate(graded, predictions, { workspaceOf, profileOf, setAsideOf, workDir, concurrency: flags.concurrency });
+    return await evaluate(instances, predictions, {
+      workspaceOf,
+      profileOf,
+      setAsideOf,
+      workDir,
+      concurrency: flags.concurrency,
+      onResult: (result) => progress.tick(result.status),
+    });
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs the search-based repair baseline on a dataset and writes its SWE-bench predictions and its
+ * report to `out`; with `grade`, grades the predictions as `eval` does and reports the difference.
+ */
+export async function solveDataset(
+  flags: { dataset: string; budget: number; out?: string; concurrency?: number; workDir: string; grade?: boolean },
+  log: Logger,
+): Promise<{ report: SolveReport; grading: GradingSummary | null; out: string }> {
+  const dataset = loadDataset(flags.dataset);
+  const out = resolve(flags.out ?? join('.swesynth', 'solve', dataset.name, dataset.version));
+  const workspaceOf = preparedWorkspaces(dataset.repos, flags.workDir, log);
+  await removeOrphans(flags.workDir, GRADING);
+  const workDir = ownedFolder(flags.workDir, GRADING, 'search');
+  const progress = new Progress('solve', dataset.instances.length, true);
+  let report: SolveReport;
+  try {
+    report = await solve(dataset, {
+      budget: flags.budget,
+      workspaceOf,
+      workDir,
+      concurrency: flags.concurrency,
+      onCoverage: (repo) => log.info(`solve: learned which functions the tests of ${repo} execute`),
+      onOutcome: (outcome) => progress.tick(outcome.status),
+    });
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  const predictions = predictionsOf(report.outcomes);
+  let grading: GradingSummary | null = null;
+  if (flags.grade) {
+    const graded = await gradePredictions(dataset, dataset.instances, predictions, flags, log);
+    const resolved = new Set(graded.instances.filter((result) => result.status === 'resolved').map((result) => result.instance_id));
+    grading = {
+      resolved: graded.resolved,
+      rate: graded.rate,
+      low: graded.low,
+      high: graded.high,
+      claimedUnresolved: report.outcomes
+        .filter((outcome) => outcome.status === 'found' && !resolved.has(outcome.instance_id))
+        .map((outcome) => outcome.instance_id),
+    };
+  }
+  // Written whole or not at all: a folder beside the target, renamed into place.
+  const staging = `${out}.partial-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  await writeFile(join(staging, 'predictions.jsonl'), predictions.map((prediction) => `${JSON.stringify(prediction)}\n`).join(''));
+  await writeFile(join(staging, 'report.json'), `${JSON.stringify({ ...report, grading }, null, 2)}\n`);
+  await rm(out, { recursive: true, force: true });
+  await rename(staging, out);
+  return { report, grading, out };
 }
 
 /** The repositories to build images for: one target, or every repository a dataset's manifest names. */

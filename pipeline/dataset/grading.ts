@@ -99,8 +99,8 @@ type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'set
   trees: TaskTrees;
 };
 
-/** The task trees of an evaluation, per repository: a grading takes one that no other grading holds. */
-class TaskTrees {
+/** The task trees of an evaluation (or a search), per repository: a grading takes one that no other grading holds. */
+export class TaskTrees {
   private readonly free = new Map<string, string[]>();
   private made = 0;
 
@@ -310,7 +310,13 @@ export function readPredictions(path: string): Prediction[] {
 }
 
 /** A dataset folder's instances and the profile of each repository they come from, checked. */
-export function loadDataset(dir: string): { instances: Instance[]; repos: DatasetRepo[]; profileOf(repo: string): RepoProfile } {
+export function loadDataset(dir: string): {
+  name: string;
+  version: string;
+  instances: Instance[];
+  repos: DatasetRepo[];
+  profileOf(repo: string): RepoProfile;
+} {
   const { manifest, instances } = readDataset(dir);
   const profiles = new Map(manifest.repos.map((repo) => [repo.name, repo.profile]));
   for (const instance of instances) {
@@ -331,6 +337,8 @@ export function loadDataset(dir: string): { instances: Instance[]; repos: Datase
     }
   }
   return {
+    name: manifest.dataset,
+    version: manifest.version,
     instances,
     repos: manifest.repos,
     profileOf: (repo) => {

@@ -12,8 +12,19 @@ import { UserError } from '../common/errors.js';
 import { git } from '../common/git.js';
 import { seededRandom } from '../common/random.js';
 import type { MutationSettings } from '../store/records.js';
+import type { RepoProfile } from '../repo/profile.js';
 import { repositoryGlobs, suitesOf } from '../runners/suites.js';
 import { clonesFrom } from '../sandbox/workspace.js';
+
+/**
+ * The repository's source files, as the profile's globs name them: only the code of its commit
+ * (what install and build wrote into the workspace is regenerated, never the bug's place), and no test file.
+ */
+export async function sourceFilesOf(workspace: string, profile: RepoProfile, tests: ReadonlySet<string>): Promise<string[]> {
+  const committed = new Set((await git(workspace, ['ls-files', '-z'])).split('\0'));
+  const ignore = [...profile.source.exclude, ...suitesOf(profile).flatMap(repositoryGlobs), '**/node_modules/**'];
+  return (await glob(profile.source.include, { cwd: workspace, ignore })).filter((file) => committed.has(file) && !tests.has(file)).sort();
+}
 
 /**
  * Mutate: the mutable source files of the base commit, then every enabled bug source (operators,
@@ -27,12 +38,7 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
 
   const { workspace, testFiles } = ctx.store.environment();
   const tests = new Set(testFiles);
-  // Only the code of the base commit: what install and build wrote into the workspace is regenerated, never the bug's place.
-  const committed = new Set((await git(workspace, ['ls-files', '-z'])).split('\0'));
-  const ignore = [...profile.source.exclude, ...suitesOf(profile).flatMap(repositoryGlobs), '**/node_modules/**'];
-  const files = (await glob(profile.source.include, { cwd: workspace, ignore }))
-    .filter((file) => committed.has(file) && !tests.has(file))
-    .sort();
+  const files = await sourceFilesOf(workspace, profile, tests);
   if (files.length === 0) {
     throw new UserError(
       `no source files in ${profile.name} match ${profile.source.include.join(', ')}`,

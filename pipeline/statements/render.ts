@@ -1,4 +1,5 @@
 import type { StatementInput, StatementStyle } from './input.js';
+import type { Script } from './repro.js';
 import type { Subject, Symptom } from './symptom.js';
 
 /** Values short enough for a title. */
@@ -62,7 +63,22 @@ export interface Report {
   input: StatementInput;
 }
 
-const reproBlock = (repro: string | null): string[] => (repro ? ['```js', repro, '```', ''] : []);
+const REPRO_FENCE = '```js';
+const reproBlock = (repro: string | null): string[] => (repro ? [REPRO_FENCE, repro, '```', ''] : []);
+
+/**
+ * The repro a statement shows, as its reader takes it: the first JavaScript block, a module when
+ * it imports or exports; null when the statement shows none.
+ */
+export function reproInStatement(statement: string): Script | null {
+  const start = statement.indexOf(`${REPRO_FENCE}\n`);
+  if (start < 0) return null;
+  const from = start + REPRO_FENCE.length + 1;
+  const end = statement.indexOf('\n```', from - 1);
+  if (end < 0) return null;
+  const code = statement.slice(from, end);
+  return { code, module: /^\s*(import|export)\b/m.test(code) ? 'esm' : 'cjs' };
+}
 
 /** Title, a line on what happens, and the repro. */
 function terse({ title, symptom, repro, input }: Report): string[] {

@@ -10,6 +10,19 @@ export type ReproRun = { status: 'executed' } | { status: 'cut'; reason: string 
 
 /** The repro's folder in the sandbox: the script, and the package under its own name beside it. */
 const REPRO_DIR = '.swesynth-repro';
+
+/** Where a repro script goes in the sandbox, named for its module kind. */
+export const reproFileOf = (script: Pick<Script, 'module'>): string => `${REPRO_DIR}/repro.${script.module === 'esm' ? 'mjs' : 'cjs'}`;
+
+/**
+ * Makes the package resolve by its name from the repro's folder (and its dependencies from the
+ * repository's); says why it could not, or nothing.
+ */
+export async function linkPackage(sandbox: Sandbox, packageName: string): Promise<string | undefined> {
+  const link = `${REPRO_DIR}/node_modules/${packageName}`;
+  const made = await sandbox.exec(`mkdir -p '${link}' && rmdir '${link}' && ln -s "$PWD" '${link}'`, { timeoutMs: REPRO_TIMEOUT_MS });
+  return made.exitCode === 0 ? undefined : `the package could not be linked by its name: ${lastLine(made)}`;
+}
 /**
  * What a sandbox has for repros, kept while it serves one repro after another: its repro folder
  * links the package by its name; and the package's own build, when its entry is not built in the
@@ -24,12 +37,12 @@ interface ReproSetup {
 const setups = new WeakMap<Sandbox, ReproSetup>();
 
 /** How Node says a module is missing: here, the package's entry, which its build writes. */
-const MISSING_MODULE = /ERR_MODULE_NOT_FOUND|Cannot find (?:module|package)/;
+export const MISSING_MODULE = /ERR_MODULE_NOT_FOUND|Cannot find (?:module|package)/;
 /** The package's build (`npm run build`) may take this long. */
 const PACKAGE_BUILD_TIMEOUT_MS = 300_000;
 
 /** Runs the package's own build script, as a publisher does; null when it has none. */
-async function buildPackage(sandbox: Sandbox): Promise<ExecResult | null> {
+export async function buildPackage(sandbox: Sandbox): Promise<ExecResult | null> {
   let scripts: unknown;
   try {
     scripts = JSON.parse(await sandbox.readFile('package.json')).scripts;
@@ -41,13 +54,13 @@ async function buildPackage(sandbox: Sandbox): Promise<ExecResult | null> {
 }
 
 /** Whether a build of the changed code failed where the build of the clean code did not. */
-const failedAgain = (result: ExecResult | null, clean: { exitCode: number | null }): boolean =>
+export const failedAgain = (result: ExecResult | null, clean: { exitCode: number | null }): boolean =>
   !result || result.timedOut || (result.exitCode !== 0 && result.exitCode !== clean.exitCode);
 
 /** A repro is one call and its check; one that runs longer than this is not the small case a report shows. */
-const REPRO_TIMEOUT_MS = 30_000;
+export const REPRO_TIMEOUT_MS = 30_000;
 
-const lastLine = (result: ExecResult): string =>
+export const lastLine = (result: ExecResult): string =>
   result.outputTail
     .trim()
     .split('\n')
@@ -79,7 +92,7 @@ export async function checkRepro(
   judge: Pick<Judge, 'sandboxes' | 'originals' | 'rebuild'>,
 ): Promise<ReproRun> {
   const sandbox = await judge.sandboxes.acquire();
-  const file = `${REPRO_DIR}/repro.${script.module === 'esm' ? 'mjs' : 'cjs'}`;
+  const file = reproFileOf(script);
   const run = () => sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
   const originals = await judge.originals(filesOf(candidate.sites));
   const mutated = mutatedFiles(candidate.sites, (path) => originals.get(path)!);
@@ -89,10 +102,8 @@ export async function checkRepro(
   let clean = true;
   try {
     if (!setup.linked) {
-      // The package resolves by its name from the repro's folder, and its dependencies from the repository's.
-      const link = `${REPRO_DIR}/node_modules/${packageName}`;
-      const made = await sandbox.exec(`mkdir -p '${link}' && rmdir '${link}' && ln -s "$PWD" '${link}'`, { timeoutMs: REPRO_TIMEOUT_MS });
-      if (made.exitCode !== 0) return { status: 'cut', reason: `the package could not be linked by its name: ${lastLine(made)}` };
+      const failed = await linkPackage(sandbox, packageName);
+      if (failed) return { status: 'cut', reason: failed };
       setup.linked = true;
     }
     await sandbox.writeFile(file, script.code);

@@ -9,6 +9,7 @@ import { evaluate, loadDataset, readPredictions, type EvaluateOptions, type Pred
 import { preparedWorkspace } from '../../pipeline/sandbox/workspace.js';
 import { applyPatch, hiddenTestFiles, prepareTaskTree } from '../../pipeline/dataset/task-tree.js';
 import { verifyDataset } from '../../pipeline/dataset/read.js';
+import { predictionsOf, solve } from '../../pipeline/solve/solve.js';
 import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 
 const example = join(ROOT, 'repos', 'example');
@@ -18,6 +19,11 @@ let datasetDir: string;
 let workspace: string;
 
 const testFileOf = (id: string) => id.slice(0, id.indexOf('::'));
+/** Whether two patches change the same lines the same way, whatever their headers. */
+const sameChanges = (a: string, b: string) => {
+  const changes = (patch: string) => patch.split('\n').filter((line) => /^[-+](?![-+]{2} )/.test(line));
+  return JSON.stringify(changes(a)) === JSON.stringify(changes(b));
+};
 const failToPassFiles = (instance: Instance) => [...new Set((JSON.parse(instance.FAIL_TO_PASS) as string[]).map(testFileOf))].sort();
 
 function predict(instances: readonly Instance[], patchOf: (instance: Instance) => string): Prediction[] {
@@ -66,6 +72,9 @@ describe('evaluating predictions on the bundled example', () => {
       '8',
       '--seed',
       '2',
+      // Bugs the repair search can undo (a flipped equality, a shifted boundary), and one it cannot (a removed statement).
+      '--operators',
+      'equality-flip,comparison-boundary,removed-statement',
       '--json',
     ]);
     expect(result.exitCode, result.stderr).toBe(0);
@@ -221,6 +230,32 @@ describe('evaluating predictions on the bundled example', () => {
     expect(report.instances.filter((result) => result.detail === 'no prediction')).toHaveLength(dataset.instances.length - half.length);
     expect(new Set(report.instances.map((result) => result.model_name_or_path))).toEqual(new Set(['test-model']));
     expect(progress).toEqual(dataset.instances.map((_instance, index) => index + 1));
+  });
+
+  it('runs the repair search as an agent would: it undoes an equality flip within a few edits, and eval resolves its fix', async () => {
+    const report = await solve(dataset, { budget: 25, workspaceOf: async () => workspace, workDir: tempDir('solve'), concurrency: 2 });
+    const graded = await grade(predictionsOf(report.outcomes));
+    const resolved = new Set(graded.instances.filter((result) => result.status === 'resolved').map((result) => result.instance_id));
+    const outcomeOf = (instance: Instance) => report.outcomes.find((each) => each.instance_id === instance.instance_id)!;
+    // The fix puts back the code the bug changed, as the task's own fix does.
+    const undone = (instance: Instance) =>
+      outcomeOf(instance).status === 'found' && sameChanges(outcomeOf(instance).fix!.patch, instance.patch);
+    const flips = dataset.instances.filter((instance) => instance.mutation.operator === 'equality-flip');
+    const flip = flips.find(undone);
+    expect(flip, JSON.stringify(flips.map(outcomeOf))).toBeDefined();
+    expect(outcomeOf(flip!)).toMatchObject({ oracle: 'repro', fix: { function: flip!.mutation.function, operator: 'equality-flip' } });
+    expect(outcomeOf(flip!).edits).toBeLessThanOrEqual(10);
+    for (const instance of dataset.instances.filter(undone)) expect(resolved.has(instance.instance_id), instance.instance_id).toBe(true);
+    for (const outcome of report.outcomes) {
+      if (outcome.status === 'found') continue;
+      // Given up within the budget, having ranked what the repro executes; no patch is predicted.
+      expect(outcome).toMatchObject({ status: 'not-found', fix: null });
+      expect(outcome.edits).toBeLessThanOrEqual(25);
+      expect(outcome.suspects).toBeGreaterThan(0);
+      expect(resolved.has(outcome.instance_id)).toBe(false);
+    }
+    expect(report.byStrategy['equality-flip']!.tasks).toBe(flips.length);
+    expect(report.total.tasks).toBe(dataset.instances.length);
   });
 
   it('resolves nothing with the bug patch itself', async () => {

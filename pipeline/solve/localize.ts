@@ -1,0 +1,70 @@
+import type { SourceFile, Unit } from '../../mutators/types.js';
+import { discoverUnits } from '../../mutators/units.js';
+import { loadedAs, runtimeName } from '../validation/test-selection.js';
+
+/** What one run executed: per loaded file, the functions that ran, by their short name, with their call counts. */
+export type Executed = Record<string, Record<string, number>>;
+
+/** A function of the source the failing runs executed, and how suspicious it is. */
+export interface Suspect {
+  file: string;
+  unit: Unit;
+  /** Ochiai: executed by the failing runs and not by the passing ones; 1 is the most suspicious. */
+  score: number;
+}
+
+const ran = (executed: Executed, path: string, name: string): boolean => {
+  const functions = executed[path];
+  // Own keys only: `toString` is a function's name here, not Object's method.
+  return functions !== undefined && Object.hasOwn(functions, name) && functions[name]! > 0;
+};
+
+/**
+ * The source functions the failing runs executed, most suspicious first, by Ochiai over runs:
+ * failed(f) / sqrt(failed × (failed(f) + passed(f))). A loaded file stands for the source files it
+ * is built from (`dist/parse.js` for `src/parse.ts`); a function is known by the short name V8
+ * gives it, so two methods of one name in one file share a score. Ties keep source order.
+ */
+export function suspectsOf(
+  failing: readonly Executed[],
+  passing: readonly Executed[],
+  sourceFiles: readonly string[],
+  parsed: (file: string) => SourceFile | null,
+): Suspect[] {
+  const scores = new Map<string, number>();
+  const scoredFiles = new Set<string>();
+  const keyOf = (file: string, name: string) => `${file}\0${name}`;
+  const sourcesOfLoaded = new Map<string, string[]>();
+  const sourcesOf = (loaded: string) => {
+    if (!sourcesOfLoaded.has(loaded))
+      sourcesOfLoaded.set(
+        loaded,
+        sourceFiles.filter((source) => loadedAs(source, [loaded]).length > 0),
+      );
+    return sourcesOfLoaded.get(loaded)!;
+  };
+  for (const run of failing)
+    for (const [path, functions] of Object.entries(run))
+      for (const name of Object.keys(functions)) {
+        if (!ran(run, path, name)) continue;
+        const failed = failing.filter((other) => ran(other, path, name)).length;
+        const passed = passing.filter((other) => ran(other, path, name)).length;
+        const score = failed / Math.sqrt(failing.length * (failed + passed));
+        for (const source of sourcesOf(path)) {
+          const key = keyOf(source, name);
+          scores.set(key, Math.max(scores.get(key) ?? 0, score));
+          scoredFiles.add(source);
+        }
+      }
+  const suspects: Suspect[] = [];
+  for (const file of sourceFiles.filter((each) => scoredFiles.has(each))) {
+    const source = parsed(file);
+    if (!source) continue;
+    for (const unit of discoverUnits(source)) {
+      const score = scores.get(keyOf(file, runtimeName(unit.name)));
+      if (score !== undefined) suspects.push({ file, unit, score });
+    }
+  }
+  // A stable sort: equal scores stay in file and source order.
+  return suspects.sort((a, b) => b.score - a.score);
+}

@@ -1,0 +1,331 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { applyEdit } from '../../mutators/edits.js';
+import { mutantsOf } from '../../mutators/generate.js';
+import { parseSource } from '../../mutators/parse.js';
+import { OPERATORS } from '../../mutators/registry.js';
+import type { SourceFile } from '../../mutators/types.js';
+import { suspectsOf, type Executed, type Suspect } from './localize.js';
+import { git } from '../common/git.js';
+import type { Instance } from '../dataset/instance.js';
+import { hiddenTestFiles } from '../dataset/task-tree.js';
+import type { RepoProfile } from '../repo/profile.js';
+import { runSuites, suitesOf } from '../runners/suites.js';
+import type { NamedTest, TestResult } from '../runners/types.js';
+import { LocalSandbox } from '../sandbox/local.js';
+import type { NodeRuntime } from '../sandbox/node-runtime.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { reproInStatement } from '../statements/render.js';
+import type { CoverageMap } from '../store/records.js';
+import { learnCoverage } from '../validation/coverage.js';
+import { singleFileBuild, type SingleFileBuild } from '../validation/incremental-build.js';
+import { buildPackage, failedAgain, linkPackage, MISSING_MODULE, REPRO_TIMEOUT_MS, reproFileOf } from '../validation/repro-check.js';
+import { coveringTestFiles } from '../validation/test-selection.js';
+
+/** The name the search's predictions go under, as a model's would. */
+export const SEARCH_MODEL = 'swesynth-search';
+
+const count = z.number().int().min(0);
+
+/** What the search did for one task: the edit that fixed it, or why there is none. */
+export const SearchOutcome = z.object({
+  instance_id: z.string(),
+  /**
+   * `found`: an edit made the failing check pass with the visible tests still passing; `not-found`:
+   * none within the budget; `no-oracle`: the task showed no failing check to work from (no repro
+   * that fails, no visible test that fails); `error`: the task's code did not build.
+   */
+  status: z.enum(['found', 'not-found', 'no-oracle', 'error']),
+  /** What told a fix from a non-fix: the statement's repro, or the visible tests that fail. */
+  oracle: z.enum(['repro', 'visible-tests']).nullable(),
+  /** Edits tried; for a found fix, the edits it took, itself included. */
+  edits: count,
+  /** Functions the failing check executed, ranked. */
+  suspects: count,
+  /** The found fix's function, its rank among the suspects (1 first), its operator and its patch. */
+  fix: z
+    .object({ file: z.string(), function: z.string(), rank: z.number().int().min(1), operator: z.string(), patch: z.string() })
+    .nullable(),
+  durationMs: count,
+  detail: z.string().optional(),
+});
+export type SearchOutcome = z.infer<typeof SearchOutcome>;
+
+/** What the search knows of a repository, the same for each of its tasks. */
+export interface RepoKnowledge {
+  profile: RepoProfile;
+  node: NodeRuntime | null;
+  /** The name its package is imported by, which a statement's repro uses; null without one. */
+  packageName: string | null;
+  sourceFiles: string[];
+  /** Every test file of the repository; a task hides some of them. */
+  testFiles: string[];
+  /**
+   * Which functions each test file executes, learned once on the repository's clean code: the
+   * visible test files' share stands for their runs on each task's code, which differs from it in one bug.
+   */
+  coverage: CoverageMap;
+  setAside: NamedTest[];
+}
+
+/** A failing check the search works from: what it executed, and whether a changed tree passes it. */
+interface Oracle {
+  kind: 'repro' | 'visible-tests';
+  failing: Executed[];
+  failingFiles: Set<string>;
+  /** The package's own build, which the repro needs after every change; null when the repro runs without it. */
+  packageBuild: { exitCode: number | null } | null;
+  passes(): Promise<boolean>;
+}
+
+const COVERAGE_DIR = '.swesynth-coverage-search';
+const SUMMARY_FILE = '.swesynth-coverage-search.json';
+
+/** A run's time limit: the check's own time on the task's code, with the profile's margin. */
+const limitOf = (profile: RepoProfile, durationMs: number, most: number) =>
+  Math.min(most, Math.round(profile.timeouts.minimumMs + profile.timeouts.factor * durationMs));
+
+/** Runs a command under V8 coverage and says which functions it executed. */
+async function withCoverage<T extends { exitCode: number | null }>(
+  sandbox: Sandbox,
+  run: (env: Record<string, string>) => Promise<T>,
+): Promise<{ result: T; executed: Executed }> {
+  const result = await run({ NODE_V8_COVERAGE: `${sandbox.root}/${COVERAGE_DIR}` });
+  const summarized = await sandbox.exec(
+    { file: sandbox.tools.node, args: [sandbox.tools.runnerFile('coverage-summary.mjs'), COVERAGE_DIR, sandbox.root, SUMMARY_FILE] },
+    { timeoutMs: 60_000 },
+  );
+  const loaded: Record<string, { executed: Record<string, number> }> =
+    summarized.exitCode === 0 ? JSON.parse(await sandbox.readFile(SUMMARY_FILE)) : {};
+  await sandbox.exec(`rm -rf '${COVERAGE_DIR}' '${SUMMARY_FILE}'`, { timeoutMs: 60_000 });
+  return { result, executed: Object.fromEntries(Object.entries(loaded).map(([path, entry]) => [path, entry.executed])) };
+}
+
+/** The statement's repro as the oracle, when it fails on the task's code as a reader runs it. */
+async function reproOracle(instance: Instance, sandbox: Sandbox, repo: RepoKnowledge): Promise<Oracle | null> {
+  const script = reproInStatement(instance.problem_statement);
+  if (!script || !repo.packageName || (await linkPackage(sandbox, repo.packageName))) return null;
+  const file = reproFileOf(script);
+  await sandbox.writeFile(file, script.code);
+  const runOnce = (env: Record<string, string> = {}, timeoutMs = REPRO_TIMEOUT_MS) =>
+    sandbox.exec({ file: sandbox.tools.node, args: [file], env }, { timeoutMs });
+  let first = await withCoverage(sandbox, runOnce);
+  let packageBuild: Oracle['packageBuild'] = null;
+  if (first.result.exitCode !== 0 && MISSING_MODULE.test(first.result.outputTail)) {
+    const built = await buildPackage(sandbox);
+    if (!built || built.timedOut) return null;
+    packageBuild = { exitCode: built.exitCode };
+    first = await withCoverage(sandbox, runOnce);
+  }
+  // A repro that passes, or that cannot even find the package, shows nothing to fix.
+  if (first.result.timedOut || first.result.exitCode === 0 || MISSING_MODULE.test(first.result.outputTail)) return null;
+  const timeoutMs = limitOf(repo.profile, first.result.durationMs, REPRO_TIMEOUT_MS);
+  return {
+    kind: 'repro',
+    failing: [first.executed],
+    failingFiles: new Set(),
+    packageBuild,
+    passes: async () => (await runOnce({}, timeoutMs)).exitCode === 0,
+  };
+}
+
+const failingIds = (results: TestResult[]): Set<string> =>
+  new Set(results.filter((test) => test.status === 'fail' || test.status === 'error').map((test) => test.id));
+
+/** The visible tests that fail on the task's code as the oracle, with what each failing file executes. */
+async function visibleTestsOracle(sandbox: Sandbox, repo: RepoKnowledge, visible: string[]): Promise<Oracle | null> {
+  const suites = suitesOf(repo.profile);
+  const slowest = Math.max(0, ...repo.coverage.testFiles.map((test) => test.durationMs));
+  const request = { testFiles: visible, skip: repo.setAside, timeoutMs: limitOf(repo.profile, slowest * visible.length, 30 * 60_000) };
+  const run = await runSuites(sandbox, suites, { ...request, only: visible });
+  if (run.kind !== 'results') return null;
+  const failing = failingIds(run.results);
+  if (failing.size === 0) return null;
+  const failingFiles = new Set(run.results.filter((test) => failing.has(test.id)).map((test) => test.file));
+  const only = [...failingFiles].sort();
+  const coverage = await learnCoverage({
+    suites,
+    ...request,
+    only,
+    env: repo.profile.env,
+    concurrency: 1,
+    open: async () => sandbox,
+    close: async () => {},
+  });
+  const timeoutMs = limitOf(repo.profile, run.durationMs, 30 * 60_000);
+  return {
+    kind: 'visible-tests',
+    failing: coverage.testFiles.filter((test) => test.measured).map((test) => test.executed),
+    failingFiles,
+    packageBuild: null,
+    async passes() {
+      const again = await runSuites(sandbox, suites, { ...request, only, timeoutMs });
+      if (again.kind !== 'results') return false;
+      const passing = new Set(again.results.filter((test) => test.status === 'pass').map((test) => test.id));
+      return [...failing].every((id) => passing.has(id));
+    },
+  };
+}
+
+/**
+ * Looks for the fix of one task as an agent gets it, in its task tree `tree` (the bug in, the
+ * hidden tests out): from the statement's repro when it fails, else from the visible tests that
+ * fail, it ranks the functions that check executes by Ochiai against the visible test files that
+ * pass, and tries the edits swesynth's operators make in them, most suspicious first. The first
+ * edit that makes the check pass, with the visible tests of its function passing as they did, is
+ * the fix; the search gives up after `budget` edits. The tree is left as it was found.
+ */
+export async function searchFix(instance: Instance, tree: string, repo: RepoKnowledge, budget: number): Promise<SearchOutcome> {
+  const started = performance.now();
+  const outcome = (fields: Pick<SearchOutcome, 'status'> & Partial<SearchOutcome>): SearchOutcome => ({
+    instance_id: instance.instance_id,
+    oracle: null,
+    edits: 0,
+    suspects: 0,
+    fix: null,
+    ...fields,
+    durationMs: Math.round(performance.now() - started),
+  });
+  const { profile } = repo;
+  const sandbox = LocalSandbox.at(tree, profile.env, repo.node);
+  const build = profile.buildBeforeTests ? profile.build : null;
+  const fullBuild = async (): Promise<boolean> => {
+    if (!build) return true;
+    const built = await sandbox.exec(build, { timeoutMs: profile.timeouts.installMs });
+    return !built.timedOut && built.exitCode === 0;
+  };
+  try {
+    if (!(await fullBuild())) return outcome({ status: 'error', detail: "the task's code does not build" });
+    const hidden = new Set(hiddenTestFiles(instance.test_patch));
+    const visible = repo.testFiles.filter((file) => !hidden.has(file));
+    const oracle = (await reproOracle(instance, sandbox, repo)) ?? (await visibleTestsOracle(sandbox, repo, visible));
+    if (!oracle) return outcome({ status: 'no-oracle', detail: 'no repro in the statement fails, and no visible test fails' });
+
+    const passing = repo.coverage.testFiles
+      .filter((test) => test.measured && !hidden.has(test.file) && !oracle.failingFiles.has(test.file))
+      .map((test) => test.executed);
+    const parsed = new Map<string, SourceFile | null>();
+    const parsedOf = (file: string): SourceFile | null => {
+      if (!parsed.has(file)) {
+        try {
+          parsed.set(file, parseSource(file, readFileSync(join(tree, file), 'utf8')));
+        } catch {
+          parsed.set(file, null);
+        }
+      }
+      return parsed.get(file)!;
+    };
+    const suspects = suspectsOf(oracle.failing, passing, repo.sourceFiles, parsedOf);
+    const treeEdits = new TreeEdits(sandbox, build ? singleFileBuild(tree, build, null) : null, fullBuild, oracle.packageBuild);
+    const visibleTests = new VisibleTests(sandbox, repo, visible);
+
+    let edits = 0;
+    for (const [index, suspect] of suspects.entries()) {
+      const file = parsedOf(suspect.file)!;
+      const covering = visibleTests.covering(suspect);
+      for (const mutant of mutantsOf(file, OPERATORS).filter((each) => sameUnit(each.unit, suspect))) {
+        if (edits >= budget) return outcome({ status: 'not-found', oracle: oracle.kind, edits, suspects: suspects.length });
+        edits++;
+        const tried = await treeEdits.with(suspect.file, file.text, applyEdit(file.text, mutant.edit), async () => {
+          if (!(await oracle.passes())) return null;
+          const failures = await visibleTests.failures(covering);
+          return failures && { failures, patch: await git(tree, ['diff', '--no-color', '--', suspect.file]) };
+        });
+        // A visible test the edit fails counts against it only when it passed on the task's code.
+        if (!tried || !(await visibleTests.failedBefore(covering, tried.failures))) continue;
+        return outcome({
+          status: 'found',
+          oracle: oracle.kind,
+          edits,
+          suspects: suspects.length,
+          fix: {
+            file: suspect.file,
+            function: suspect.unit.name,
+            rank: index + 1,
+            operator: mutant.operator.name,
+            patch: `${tried.patch}\n`,
+          },
+        });
+      }
+    }
+    return outcome({ status: 'not-found', oracle: oracle.kind, edits, suspects: suspects.length });
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+/** Edits of the task tree's source, each built as the tests need it and undone after. */
+class TreeEdits {
+  /** Per file, whether building it alone gives what the build gives; asked with the tree as the task left it. */
+  private readonly alone = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly singleFile: SingleFileBuild | null,
+    private readonly fullBuild: () => Promise<boolean>,
+    private readonly packageBuild: Oracle['packageBuild'],
+  ) {}
+
+  /** Runs `check` with `file` holding `text` (built), and puts back `clean`; null when the changed code does not build. */
+  async with<T>(file: string, clean: string, text: string, check: () => Promise<T | null>): Promise<T | null> {
+    const { singleFile, sandbox } = this;
+    if (singleFile && !this.alone.has(file)) this.alone.set(file, singleFile.reproduces(sandbox, file, clean));
+    try {
+      return (await this.write(file, text)) ? await check() : null;
+    } finally {
+      await this.write(file, clean);
+    }
+  }
+
+  private async write(file: string, text: string): Promise<boolean> {
+    await this.sandbox.writeFile(file, text);
+    if (this.singleFile && (await this.alone.get(file))) await this.singleFile.write(this.sandbox, file, text);
+    else if (!(await this.fullBuild())) return false;
+    return !this.packageBuild || !failedAgain(await buildPackage(this.sandbox), this.packageBuild);
+  }
+}
+
+/** The visible test files that execute a function, and which of their tests fail. */
+class VisibleTests {
+  private readonly before = new Map<string, Promise<Set<string> | null>>();
+  private readonly visible: Set<string>;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly repo: RepoKnowledge,
+    visible: string[],
+  ) {
+    this.visible = new Set(visible);
+  }
+
+  covering(suspect: Suspect): string[] {
+    return coveringTestFiles(this.repo.coverage, [{ file: suspect.file, unit: suspect.unit.name }])
+      .filter((file) => this.visible.has(file))
+      .sort();
+  }
+
+  /** The tests of `files` that fail now; null when the run gave no verdict (it broke or timed out). */
+  async failures(files: string[]): Promise<Set<string> | null> {
+    if (files.length === 0) return new Set();
+    const took = this.repo.coverage.testFiles.filter((test) => files.includes(test.file)).reduce((sum, test) => sum + test.durationMs, 0);
+    const run = await runSuites(this.sandbox, suitesOf(this.repo.profile), {
+      testFiles: [...this.visible],
+      only: files,
+      skip: this.repo.setAside,
+      timeoutMs: limitOf(this.repo.profile, took, 30 * 60_000),
+    });
+    return run.kind === 'results' ? failingIds(run.results) : null;
+  }
+
+  /** Whether every one of `failures` failed on the task's code already (run once per set of files). */
+  async failedBefore(files: string[], failures: Set<string>): Promise<boolean> {
+    if (failures.size === 0) return true;
+    const key = files.join('\0');
+    if (!this.before.has(key)) this.before.set(key, this.failures(files));
+    const before = await this.before.get(key)!;
+    return before !== null && [...failures].every((id) => before.has(id));
+  }
+}
+
+const sameUnit = (unit: Suspect['unit'], suspect: Suspect) => unit.name === suspect.unit.name && unit.startLine === suspect.unit.startLine;
