@@ -20,7 +20,15 @@ import { reproInStatement } from '../statements/render.js';
 import type { CoverageMap } from '../store/records.js';
 import { learnCoverage } from '../validation/coverage.js';
 import { singleFileBuild, type SingleFileBuild } from '../validation/incremental-build.js';
-import { buildPackage, failedAgain, linkPackage, MISSING_MODULE, REPRO_TIMEOUT_MS, reproFileOf } from '../validation/repro-check.js';
+import {
+  buildPackage,
+  failedAgain,
+  linkPackage,
+  MISSING_MODULE,
+  packageBuildScript,
+  REPRO_TIMEOUT_MS,
+  reproFileOf,
+} from '../validation/repro-check.js';
 import { coveringTestFiles } from '../validation/test-selection.js';
 
 /** The name the search's predictions go under, as a model's would. */
@@ -217,7 +225,15 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
       return parsed.get(file)!;
     };
     const suspects = suspectsOf(oracle.failing, passing, repo.sourceFiles, parsedOf);
-    const treeEdits = new TreeEdits(sandbox, build ? singleFileBuild(tree, build, null) : null, fullBuild, oracle.packageBuild);
+    const builds: Build[] = build ? [{ single: singleFileBuild(tree, build, null), whole: fullBuild }] : [];
+    const packageBuild = oracle.packageBuild;
+    const packageScript = packageBuild && (await packageBuildScript(sandbox));
+    if (packageBuild && packageScript)
+      builds.push({
+        single: singleFileBuild(tree, packageScript, null),
+        whole: async () => !failedAgain(await buildPackage(sandbox), packageBuild),
+      });
+    const treeEdits = new TreeEdits(sandbox, builds);
     const visibleTests = new VisibleTests(sandbox, repo, visible);
 
     let edits = 0;
@@ -255,22 +271,31 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
   }
 }
 
-/** Edits of the task tree's source, each built as the tests need it and undone after. */
+/** A build a changed source file needs before a check: the file alone when that gives what the whole build gives, else the whole build. */
+interface Build {
+  single: SingleFileBuild | null;
+  /** The whole build; false when it fails. */
+  whole(): Promise<boolean>;
+}
+
+/** Edits of the task tree's source, each built as the checks need it and undone after. */
 class TreeEdits {
-  /** Per file, whether building it alone gives what the build gives; asked with the tree as the task left it. */
-  private readonly alone = new Map<string, Promise<boolean>>();
+  /** Per build and file, whether building the file alone gives what the build gives; asked with the tree as the task left it. */
+  private readonly alone = new Map<Build, Map<string, Promise<boolean>>>();
 
   constructor(
     private readonly sandbox: Sandbox,
-    private readonly singleFile: SingleFileBuild | null,
-    private readonly fullBuild: () => Promise<boolean>,
-    private readonly packageBuild: Oracle['packageBuild'],
-  ) {}
+    private readonly builds: Build[],
+  ) {
+    for (const build of builds) this.alone.set(build, new Map());
+  }
 
   /** Runs `check` with `file` holding `text` (built), and puts back `clean`; null when the changed code does not build. */
   async with<T>(file: string, clean: string, text: string, check: () => Promise<T | null>): Promise<T | null> {
-    const { singleFile, sandbox } = this;
-    if (singleFile && !this.alone.has(file)) this.alone.set(file, singleFile.reproduces(sandbox, file, clean));
+    for (const build of this.builds) {
+      const alone = this.alone.get(build)!;
+      if (!alone.has(file)) alone.set(file, build.single ? build.single.reproduces(this.sandbox, file, clean) : Promise.resolve(false));
+    }
     try {
       return (await this.write(file, text)) ? await check() : null;
     } finally {
@@ -280,9 +305,11 @@ class TreeEdits {
 
   private async write(file: string, text: string): Promise<boolean> {
     await this.sandbox.writeFile(file, text);
-    if (this.singleFile && (await this.alone.get(file))) await this.singleFile.write(this.sandbox, file, text);
-    else if (!(await this.fullBuild())) return false;
-    return !this.packageBuild || !failedAgain(await buildPackage(this.sandbox), this.packageBuild);
+    for (const build of this.builds) {
+      if (await this.alone.get(build)!.get(file)) await build.single!.write(this.sandbox, file, text);
+      else if (!(await build.whole())) return false;
+    }
+    return true;
   }
 }
 

@@ -41,15 +41,19 @@ export const MISSING_MODULE = /ERR_MODULE_NOT_FOUND|Cannot find (?:module|packag
 /** The package's build (`npm run build`) may take this long. */
 const PACKAGE_BUILD_TIMEOUT_MS = 300_000;
 
-/** Runs the package's own build script, as a publisher does; null when it has none. */
-export async function buildPackage(sandbox: Sandbox): Promise<ExecResult | null> {
-  let scripts: unknown;
+/** The package's own build script (its `build` in package.json), or null when it has none. */
+export async function packageBuildScript(sandbox: Sandbox): Promise<string | null> {
   try {
-    scripts = JSON.parse(await sandbox.readFile('package.json')).scripts;
+    const build: unknown = JSON.parse(await sandbox.readFile('package.json')).scripts?.build;
+    return typeof build === 'string' ? build : null;
   } catch {
     return null;
   }
-  if (typeof scripts !== 'object' || scripts === null || typeof (scripts as { build?: unknown }).build !== 'string') return null;
+}
+
+/** Runs the package's own build script, as a publisher does; null when it has none. */
+export async function buildPackage(sandbox: Sandbox): Promise<ExecResult | null> {
+  if ((await packageBuildScript(sandbox)) === null) return null;
   return sandbox.exec('npm run build', { timeoutMs: PACKAGE_BUILD_TIMEOUT_MS });
 }
 
