@@ -350,6 +350,14 @@ export const OPTIONS = {
     config: true,
     description: 'export at most n tasks of one function',
   }),
+  search: option({
+    type: z.boolean(),
+    default: false,
+    flag: '--search',
+    config: true,
+    description:
+      "run the repair search (see `swesynth solve`) on each task at export: whether it found a fix within --budget edits, and how many it took, go into the task's difficulty",
+  }),
   maxF2pShare: option({
     type: share,
     default: 0.2,
@@ -398,7 +406,7 @@ const specs = Object.entries(OPTIONS) as Array<[OptionName, AnySpec]>;
 /** The options of `swesynth run` and of each stage command; a worker takes the few it needs. */
 export const RUN_OPTIONS: readonly OptionName[] = specs
   .map(([name]) => name)
-  .filter((name) => name !== 'runsDir' && name !== 'workDir' && name !== 'lockDuration' && name !== 'budget');
+  .filter((name) => name !== 'runsDir' && name !== 'workDir' && name !== 'lockDuration');
 export const WORKER_OPTIONS: readonly OptionName[] = [
   'redis',
   'queue',
@@ -528,6 +536,8 @@ export function runOptionsFrom(values: OptionValues, dataset: string) {
     testShare: values.testShare,
     formats: values.formats,
     curation: { maxF2pShare: values.maxF2pShare, tiers: values.difficulty, maxPerFunction: cap(values.maxPerFunction) },
+    /** The repair search's budget per task at export, or null when the export does not run it. */
+    searchBudget: values.search ? values.budget : null,
     docker: dockerOf(values),
     combine: values.combine,
     baselineRuns: values.baselineRuns,

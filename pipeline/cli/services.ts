@@ -80,16 +80,19 @@ export async function exportFromRuns(targets: readonly string[], options: Resolv
       requireEarlierStages(ctx, 'export', target);
     }
     const first = runs[0]!.options;
-    return await writeDataset(runs.map(sourceOfRun), {
-      outDir: first.outDir,
-      dataset: first.dataset,
-      version: first.datasetVersion,
-      split: first.split,
-      testShare: first.testShare,
-      formats: first.formats,
-      limits: first.docker.limits,
-      selfCheck: selfCheckOf(runs),
-    });
+    return await writeDataset(
+      runs.map((run) => sourceOfRun(run)),
+      {
+        outDir: first.outDir,
+        dataset: first.dataset,
+        version: first.datasetVersion,
+        split: first.split,
+        testShare: first.testShare,
+        formats: first.formats,
+        limits: first.docker.limits,
+        selfCheck: selfCheckOf(runs),
+      },
+    );
   } finally {
     for (const run of runs) run.store.close();
   }

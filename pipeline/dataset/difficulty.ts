@@ -31,6 +31,11 @@ export const Difficulty = z.object({
   localization: z.object({ functions: count, files: count, rank: z.number().int().min(1).nullable() }).nullable(),
   /** The statement names every changed function, or its file (on its own, not in a module path). */
   named: z.boolean(),
+  /**
+   * The repair search's result when the export ran it (`--search`): whether it found a fix within
+   * `budget` edits, and the edits it tried (those it took, for a found fix).
+   */
+  search: z.object({ found: z.boolean(), edits: count, budget: count }).nullable().optional(),
 });
 export type Difficulty = z.infer<typeof Difficulty>;
 
@@ -56,6 +61,8 @@ export const DIFFICULTY_RULE = {
   rankFarAbove: 5,
   belowRank: 1,
   farBelowRank: 2,
+  /** The repair search, when it ran, found no fix within its budget. */
+  searchMissed: 1,
   /** The highest sums that still read as easy and as medium; above is hard. */
   easyUpTo: 1,
   mediumUpTo: 3,
@@ -71,7 +78,8 @@ export function pointsOf(features: Features): number {
     Math.min(rule.maxSitePoints, (features.fix.sites - 1) * rule.extraSite) +
     (features.fix.files > 1 ? rule.multiFile : 0) +
     (features.fix.lines > rule.longFixLines ? rule.longFix : 0) +
-    (features.named || rank === null || rank <= rule.rankAbove ? 0 : rank <= rule.rankFarAbove ? rule.belowRank : rule.farBelowRank)
+    (features.named || rank === null || rank <= rule.rankAbove ? 0 : rank <= rule.rankFarAbove ? rule.belowRank : rule.farBelowRank) +
+    (features.search && !features.search.found ? rule.searchMissed : 0)
   );
 }
 
@@ -130,6 +138,13 @@ function localizationOf(coverage: CoverageMap, failingFiles: ReadonlySet<string>
     return [scores.filter((other) => other > best).length + Math.ceil(tied / 2)];
   });
   return { functions: suspects.size, files: loaded.length, rank: ranks.length === 0 ? null : Math.max(...ranks) };
+}
+
+/** The difficulty with the repair search's result among its features, its points and tier read again. */
+export function withSearch(difficulty: Difficulty, search: NonNullable<Difficulty['search']>): Difficulty {
+  const features: Features = { ...difficulty, search };
+  const points = pointsOf(features);
+  return { ...features, tier: tierOf(points), points };
 }
 
 /** A kept task's difficulty, from its candidate, its verdict, its statement and the coverage setup learned (null without). */

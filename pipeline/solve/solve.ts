@@ -13,6 +13,7 @@ import { nodeRuntime } from '../sandbox/node-runtime.js';
 import { runConcurrently } from '../scheduling/in-process.js';
 import { sourceFilesOf } from '../stages/mutate.js';
 import { learnCoverage } from '../validation/coverage.js';
+import type { CoverageMap } from '../store/records.js';
 
 /** The edit count the report marks besides the budget: a fix found this early is mechanical. */
 export const EARLY_EDITS = 50;
@@ -47,29 +48,33 @@ export interface SolveOptions {
   workDir: string;
   /** Tasks searched at once (default: the CPU count). */
   concurrency?: number;
+  /** Which functions each test file executes, when already learned on the repository's clean code (as setup learns it); learned here when null. */
+  coverageOf?(repo: string): CoverageMap | null;
   onCoverage?(repo: string): void;
   onOutcome?(outcome: SearchOutcome, done: number, total: number): void;
 }
 
 /** What the search needs of a repository, from its clean workspace: its files, its package's name, its tests' coverage. */
-async function knowledgeOf(repo: DatasetRepo, workspace: string): Promise<RepoKnowledge> {
+async function knowledgeOf(repo: DatasetRepo, workspace: string, learned: CoverageMap | null): Promise<RepoKnowledge> {
   const { profile } = repo;
   const suites = suitesOf(profile);
   const testFiles = (await Promise.all(suites.map((suite) => listTestFiles(workspace, suite)))).flat().sort();
   const node = await nodeRuntime(profile.node);
   const sandbox = LocalSandbox.at(workspace, profile.env, node);
   try {
-    const coverage = await learnCoverage({
-      suites,
-      testFiles,
-      only: testFiles,
-      skip: repo.setAside,
-      env: profile.env,
-      timeoutMs: 5 * 60_000,
-      concurrency: 1,
-      open: async () => sandbox,
-      close: async () => {},
-    });
+    const coverage =
+      learned ??
+      (await learnCoverage({
+        suites,
+        testFiles,
+        only: testFiles,
+        skip: repo.setAside,
+        env: profile.env,
+        timeoutMs: 5 * 60_000,
+        concurrency: 1,
+        open: async () => sandbox,
+        close: async () => {},
+      }));
     const manifest = JSON.parse(readFileSync(join(workspace, 'package.json'), 'utf8')) as { name?: unknown };
     return {
       profile,
@@ -122,7 +127,7 @@ export async function solve(
   const knowledge = new Map<string, RepoKnowledge>();
   for (const repo of dataset.repos) {
     if (!dataset.instances.some((instance) => instance.repo === repo.name)) continue;
-    knowledge.set(repo.name, await knowledgeOf(repo, await options.workspaceOf(repo.name)));
+    knowledge.set(repo.name, await knowledgeOf(repo, await options.workspaceOf(repo.name), options.coverageOf?.(repo.name) ?? null));
     options.onCoverage?.(repo.name);
   }
   const coverageMs = Math.round(performance.now() - started);

@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { newFileDiff } from '../../mutators/diff.js';
 import { mutatedFiles } from '../store/candidates.js';
 import type { StageContext, StageResult } from './context.js';
-import type { Instance, StatementProvenance } from '../dataset/instance.js';
+import type { DatasetRepo, Instance, StatementProvenance } from '../dataset/instance.js';
 import type { LlmSettings } from '../statements/llm-writer.js';
 import { readDataset } from '../dataset/read.js';
 import { writeDataset, type DatasetSource } from '../dataset/write.js';
@@ -18,6 +18,8 @@ import { preparedWorkspace } from '../sandbox/workspace.js';
 import { Progress } from '../common/progress.js';
 import { noticingFilesOf } from '../validation/judge.js';
 import { curate } from '../dataset/curation.js';
+import { withSearch, type Difficulty } from '../dataset/difficulty.js';
+import { solve } from '../solve/solve.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
 function hiddenTestPatch(failToPass: readonly string[], read: (file: string) => string): string {
@@ -31,8 +33,11 @@ function runnersOf(suites: Suite[], testIds: readonly string[]): string {
   return [...new Set(files.map((file) => suiteOfFile(suites, file)?.adapter.name).filter((name) => name !== undefined))].sort().join(',');
 }
 
-/** What a run contributes to a dataset: its kept tasks with statements, as instances. */
-export function sourceOfRun(ctx: StageContext): DatasetSource {
+/**
+ * A run's kept tasks with statements, as instances, before curation, with the code each changes; a
+ * task the repair search ran on has its result among its difficulty's features.
+ */
+function instancesOfRun(ctx: StageContext, searched: ReadonlyMap<string, Difficulty['search']>) {
   const { store, profile, options } = ctx;
   const environment = ctx.store.environment();
   const read = (file: string) => readFileSync(join(environment.workspace, file), 'utf8');
@@ -92,7 +97,7 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
         ...(statement.llmFallback ? { llm_fallback: statement.llmFallback } : {}),
         ...(statement.repro ? { repro: statement.repro.status } : {}),
       },
-      ...(statement.difficulty ? { difficulty: statement.difficulty } : {}),
+      ...(statement.difficulty ? { difficulty: difficultyWith(statement.difficulty, searched.get(instanceId)) } : {}),
     };
     instances.push(instance);
     context.set(
@@ -100,20 +105,40 @@ export function sourceOfRun(ctx: StageContext): DatasetSource {
       [...mutatedFiles(candidate.sites, read)].map(([path, text]) => ({ path, text })),
     );
   }
+  return { instances, context };
+}
+
+const difficultyWith = (difficulty: Difficulty, search: Difficulty['search']): Difficulty =>
+  search ? withSearch(difficulty, search) : difficulty;
+
+/** The repository of a run as a dataset names it. */
+function datasetRepoOf(ctx: Pick<StageContext, 'store' | 'profile' | 'location'>): DatasetRepo {
+  const environment = ctx.store.environment();
+  return {
+    name: ctx.profile.name,
+    // The location as resolved for this run: a relative path in a profile means nothing next to the dataset.
+    url: ctx.location,
+    commit: environment.baseCommit,
+    image: environment.image,
+    profile: { ...ctx.profile, url: ctx.location },
+    setAside: environment.setAside.map(({ file, titlePath }) => ({ file, titlePath })),
+  };
+}
+
+/** What a run contributes to a dataset: its kept tasks with statements, as instances, curated. */
+export function sourceOfRun(ctx: StageContext, searched: ReadonlyMap<string, Difficulty['search']> = new Map()): DatasetSource {
+  const { store, profile, options } = ctx;
+  const environment = ctx.store.environment();
+  const { instances, context } = instancesOfRun(ctx, searched);
+  const candidates = store.candidates();
+  const verdicts = store.verdicts();
+  const issues = store.issues();
   const stableTests = store.baseline().filter((test) => test.verdict === 'stable').length;
   const { kept, curation } = curate(instances, stableTests, options.curation);
   // The funnel of this run, which the card and manifest summarize as yield per operator.
   const operators = statsOf(store).operators.map(({ operator, validated, kept }) => ({ operator, validated, kept }));
   return {
-    // The location as resolved for this run: a relative path in a profile means nothing next to the dataset.
-    repo: {
-      name: profile.name,
-      url: ctx.location,
-      commit: environment.baseCommit,
-      image: environment.image,
-      profile: { ...profile, url: ctx.location },
-      setAside: environment.setAside.map(({ file, titlePath }) => ({ file, titlePath })),
-    },
+    repo: datasetRepoOf(ctx),
     gitDir: environment.workspace,
     testTimeoutMs: environment.timeoutMs,
     instances: kept,
@@ -152,26 +177,65 @@ function statementsOf(instances: readonly Instance[]): StatementProvenance {
   return { writers, llm: [...llm.values()], repros };
 }
 
+type ExportingRun = Pick<StageContext, 'store' | 'profile' | 'location' | 'runDir' | 'options' | 'log'>;
+
+/** Each run's clean workspace, installed on this machine: a Docker run's holds the code only, and is prepared beside it once. */
+function installedWorkspaces(runs: readonly ExportingRun[]): (repo: string) => Promise<string> {
+  const workspaces = new Map<string, Promise<string>>();
+  return (repo) => {
+    const run = runs.find((each) => each.profile.name === repo)!;
+    const environment = run.store.environment();
+    if (environment.sandbox === 'local') return Promise.resolve(environment.workspace);
+    if (!workspaces.has(repo))
+      workspaces.set(
+        repo,
+        preparedWorkspace(run, join(run.runDir, 'grading-workspace')).then(() => join(run.runDir, 'grading-workspace')),
+      );
+    return workspaces.get(repo)!;
+  };
+}
+
+/**
+ * The repair search's result on each of a run's tasks (see `swesynth solve`), each searched as the
+ * agent gets it, with the coverage setup learned standing for the visible tests'.
+ */
+async function searchedTasks(ctx: StageContext, budget: number): Promise<Map<string, Difficulty['search']>> {
+  const { instances } = instancesOfRun(ctx, new Map());
+  const progress = new Progress('export: repair search', instances.length, ctx.options.progress);
+  const workDir = join(ctx.runDir, 'search');
+  try {
+    const report = await solve(
+      {
+        name: ctx.options.dataset,
+        version: '',
+        instances,
+        repos: [datasetRepoOf(ctx)],
+      },
+      {
+        budget,
+        coverageOf: () => ctx.store.getMeta('coverage') ?? null,
+        workspaceOf: installedWorkspaces([ctx]),
+        workDir,
+        concurrency: ctx.options.concurrency,
+        onOutcome: (outcome) => progress.tick(outcome.status),
+      },
+    );
+    return new Map(
+      report.outcomes.map((outcome) => [outcome.instance_id, { found: outcome.status === 'found', edits: outcome.edits, budget }]),
+    );
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
 /**
  * The self-check of a dataset: every task graded as an agent gets it (bug in, hidden tests out,
  * one commit), with the fix, with an empty patch, and with the bug patch itself as predictions.
  */
-export function selfCheckOf(runs: ReadonlyArray<Pick<StageContext, 'store' | 'profile' | 'location' | 'runDir' | 'options' | 'log'>>) {
+export function selfCheckOf(runs: readonly ExportingRun[]) {
   return async (instances: Instance[]): Promise<SelfCheck> => {
     const byRepo = new Map(runs.map((run) => [run.profile.name, run]));
-    const workspaces = new Map<string, Promise<string>>();
-    // A Docker run's workspace holds the code only: grading needs it installed on this machine.
-    const workspaceOf = (repo: string): Promise<string> => {
-      const run = byRepo.get(repo)!;
-      const environment = run.store.environment();
-      if (environment.sandbox === 'local') return Promise.resolve(environment.workspace);
-      if (!workspaces.has(repo))
-        workspaces.set(
-          repo,
-          preparedWorkspace(run, join(run.runDir, 'grading-workspace')).then(() => join(run.runDir, 'grading-workspace')),
-        );
-      return workspaces.get(repo)!;
-    };
+    const workspaceOf = installedWorkspaces(runs);
     const profileOf = (repo: string): RepoProfile => byRepo.get(repo)!.profile;
     const setAsideOf = (repo: string) => byRepo.get(repo)!.store.environment().setAside;
     // The fix is swesynth's own revert: checking it needs the test files that can notice the change, as validation ran them.
@@ -263,7 +327,8 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
   else {
     const createdAt = new Date().toISOString();
     store.setMeta('pendingExport', { dataset: options.dataset, createdAt });
-    written = await writeDataset([sourceOfRun(ctx)], {
+    const searched = options.searchBudget === null ? new Map() : await searchedTasks(ctx, options.searchBudget);
+    written = await writeDataset([sourceOfRun(ctx, searched)], {
       outDir: options.outDir,
       dataset: options.dataset,
       version: options.datasetVersion,

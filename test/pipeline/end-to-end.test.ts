@@ -245,14 +245,27 @@ describe('the whole pipeline on the bundled example', () => {
     expect(JSON.parse(tampered.stdout).problems).toEqual(['data/test.jsonl does not match its sha256 in the manifest']);
   });
 
-  it('exports a new version on request and tells what changed between versions', async () => {
+  it('exports a new version on request, one task per function at most, and tells what changed between versions', async () => {
     const first = summary.stages.find((stage) => stage.stage === 'export')!.path as string;
-    const again = await swesynth(['export', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out]);
+    const again = await swesynth(['export', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out, '--max-per-function', '1']);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stdout.trim()).toBe(join(out, 'swesynth__example', '1.1.0'));
+    const functionOf = (instance: Instance) => `${instance.mutation.file} ${instance.mutation.function}`;
+    const capped = instancesIn(again.stdout.trim());
+    expect(capped.map(functionOf)).toEqual([...new Set(instances.map(functionOf))]);
+    const dropped = instances.length - capped.length;
+    expect(dropped).toBeGreaterThan(0);
+    expect(readFileSync(join(again.stdout.trim(), 'README.md'), 'utf8')).toContain(`${dropped} beyond 1 per function`);
     const difference = await swesynth(['dataset', 'diff', first, again.stdout.trim(), '--json']);
     expect(difference.exitCode, difference.stderr).toBe(0);
-    expect(JSON.parse(difference.stdout)).toEqual({ added: [], removed: [], changed: [] });
+    const changes = JSON.parse(difference.stdout) as { added: string[]; removed: string[]; changed: string[] };
+    expect(changes).toMatchObject({ added: [], changed: [] });
+    expect(changes.removed.sort()).toEqual(
+      instances
+        .map((instance) => instance.instance_id)
+        .filter((id) => !capped.some((kept) => kept.instance_id === id))
+        .sort(),
+    );
   });
 
   it('rates every task from its fix, its failing tests and its statement, and a combined task harder than its parts', () => {
@@ -288,7 +301,7 @@ describe('the whole pipeline on the bundled example', () => {
     }
   });
 
-  it('exports only the tiers asked for, one task per function at most, and says in the card what it dropped', async () => {
+  it('exports only the tiers asked for, and says in the card what it dropped', async () => {
     const exportAs = (dataset: string, ...flags: string[]) =>
       swesynth(['export', EXAMPLE_PROFILE, '--run-dir', runDir, '--out', out, '--dataset', dataset, ...flags]);
     const hard = await exportAs('hard', '--difficulty', 'hard');
@@ -306,11 +319,6 @@ describe('the whole pipeline on the bundled example', () => {
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(
       `Curation dropped from swesynth/example: ${instances.length - expected.length} outside the tiers asked for (hard).`,
     );
-
-    const capped = await exportAs('capped', '--max-per-function', '1');
-    expect(capped.exitCode, capped.stderr).toBe(0);
-    const functionOf = (instance: Instance) => `${instance.mutation.file} ${instance.mutation.function}`;
-    expect(instancesIn(capped.stdout.trim()).map(functionOf)).toEqual([...new Set(instances.map(functionOf))]);
   });
 
   it('gives harness tasks whose setup.sh makes a one-commit tree without the hidden tests, graded by check.sh', async () => {

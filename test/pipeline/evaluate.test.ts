@@ -10,6 +10,7 @@ import { preparedWorkspace } from '../../pipeline/sandbox/workspace.js';
 import { applyPatch, hiddenTestFiles, prepareTaskTree } from '../../pipeline/dataset/task-tree.js';
 import { verifyDataset } from '../../pipeline/dataset/read.js';
 import { predictionsOf, solve } from '../../pipeline/solve/solve.js';
+import { DIFFICULTY_RULE, pointsOf } from '../../pipeline/dataset/difficulty.js';
 import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 
 const example = join(ROOT, 'repos', 'example');
@@ -75,6 +76,9 @@ describe('evaluating predictions on the bundled example', () => {
       // Bugs the repair search can undo (a flipped equality, a shifted boundary), and one it cannot (a removed statement).
       '--operators',
       'equality-flip,comparison-boundary,removed-statement',
+      '--search',
+      '--budget',
+      '25',
       '--json',
     ]);
     expect(result.exitCode, result.stderr).toBe(0);
@@ -255,6 +259,12 @@ describe('evaluating predictions on the bundled example', () => {
       expect(resolved.has(outcome.instance_id)).toBe(false);
     }
     expect(report.byStrategy['equality-flip']!.tasks).toBe(flips.length);
+    // The export ran the same search for each task's difficulty: a task it missed is rated a point harder.
+    for (const instance of dataset.instances) {
+      const { search, points } = instance.difficulty!;
+      expect(search, instance.instance_id).toMatchObject({ found: outcomeOf(instance).status === 'found', budget: 25 });
+      expect(points).toBe(pointsOf({ ...instance.difficulty!, search: null }) + (search!.found ? 0 : DIFFICULTY_RULE.searchMissed));
+    }
     expect(report.total.tasks).toBe(dataset.instances.length);
   });
 
