@@ -220,6 +220,12 @@ export async function solveDataset(
       claimedUnresolved: report.outcomes
         .filter((outcome) => outcome.status === 'found' && !resolved.has(outcome.instance_id))
         .map((outcome) => outcome.instance_id),
+      resolvedByStrategy: Object.fromEntries(
+        Object.keys(report.byStrategy).map((strategy) => [
+          strategy,
+          dataset.instances.filter((instance) => instance.mutation.operator === strategy && resolved.has(instance.instance_id)).length,
+        ]),
+      ),
     };
   }
   // Written whole or not at all: a folder beside the target, renamed into place.

@@ -7,22 +7,37 @@ export interface GradingSummary {
   low: number;
   high: number;
   claimedUnresolved: string[];
+  /** Tasks resolved per strategy. */
+  resolvedByStrategy: Record<string, number>;
 }
 
 const percent = (part: number, whole: number) => (whole === 0 ? '–' : `${Math.round((part / whole) * 100)}%`);
 
 /** The search's shares per strategy and in all, as a text table, with the graded rate when there is one. */
 export function solveTable(report: SolveReport, grading: GradingSummary | null): string {
-  const header = ['strategy', 'tasks', `fixed ≤${report.early} edits`, `fixed ≤${report.budget} edits`, 'no oracle', 'median time'];
-  const row = (name: string, share: SolveShare) => [
+  const header = [
+    'strategy',
+    'tasks',
+    `fixed ≤${report.early} edits`,
+    `fixed ≤${report.budget} edits`,
+    ...(grading ? ['resolved (eval)'] : []),
+    'no oracle',
+    'median time',
+  ];
+  const row = (name: string, share: SolveShare, resolved: number | undefined) => [
     name,
     String(share.tasks),
     `${share.withinEarly} (${percent(share.withinEarly, share.tasks)})`,
     `${share.withinBudget} (${percent(share.withinBudget, share.tasks)})`,
+    ...(resolved === undefined ? [] : [`${resolved} (${percent(resolved, share.tasks)})`]),
     String(share.noOracle),
     `${(share.medianMs / 1000).toFixed(1)} s`,
   ];
-  const rows = [header, ...Object.entries(report.byStrategy).map(([name, share]) => row(name, share)), row('all', report.total)];
+  const rows = [
+    header,
+    ...Object.entries(report.byStrategy).map(([name, share]) => row(name, share, grading?.resolvedByStrategy[name])),
+    row('all', report.total, grading?.resolved),
+  ];
   const widths = header.map((_, column) => Math.max(...rows.map((cells) => cells[column]!.length)));
   const lines = rows.map((cells) =>
     cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '),
