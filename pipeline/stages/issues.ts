@@ -12,6 +12,7 @@ import { symptomOf, type Symptom } from '../statements/symptom.js';
 import { checkRepro, type ReproRun } from '../validation/repro-check.js';
 import { suitesOf } from '../runners/suites.js';
 import { primaryRepro, writeStatement } from '../statements/statement.js';
+import { reproInStatement } from '../statements/render.js';
 import { primaryFailure } from '../statements/symptom.js';
 import type { Candidate, FailedTest, Issue, ReproOutcome } from '../store/records.js';
 import { difficultyOf } from '../dataset/difficulty.js';
@@ -110,6 +111,28 @@ async function checkedRepro(
   return run.status === 'executed' ? { outcome: { status: 'executed' }, code: repro.script.code } : { outcome: run, code: null };
 }
 
+/**
+ * What the repro a model's statement shows did: the checked script shown as it is keeps its outcome;
+ * a script the model wrote or changed is run as the template's is, and must fail on the bug as the
+ * statement says (`fails` says why not); a statement without a script shows no repro.
+ */
+async function shownRepro(
+  candidate: Candidate,
+  body: string,
+  checked: string | null,
+  outcome: ReproOutcome,
+  failure: NonNullable<FailedTest['failure']>,
+  sources: StatementSources,
+): Promise<ReproOutcome | { fails: string }> {
+  const script = reproInStatement(body);
+  if (!script) return { status: 'none', reason: 'the statement shows no script' };
+  if (script.code.trim() === checked?.trim()) return outcome;
+  const run = sources.runRepro
+    ? await sources.runRepro(candidate, script, symptomOf(failure))
+    : { status: 'cut' as const, reason: 'no sandbox to run it in' };
+  return run.status === 'executed' ? run : { fails: `the script its statement shows was cut: ${run.reason}` };
+}
+
 /** A candidate's issue: the language model's statement when one is configured and its text gives nothing away, else the template's. */
 export async function issueFor(candidate: Candidate, failed: FailedTest[], sources: StatementSources): Promise<Issue> {
   const { pkg, llm } = sources;
@@ -142,9 +165,10 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
         style,
       });
       const leak = leakIn(statement, input.forbidden);
-      if (!leak)
-        return { candidateId: candidate.id, status: 'written', ...statement, writer: `llm:${llm.model}`, repro: outcome, ...asked };
-      llmFallback = `its statement would reveal "${leak}"`;
+      const shown = leak ? null : await shownRepro(candidate, statement.body, code, outcome, primary.failure, sources);
+      if (shown && !('fails' in shown))
+        return { candidateId: candidate.id, status: 'written', ...statement, writer: `llm:${llm.model}`, repro: shown, ...asked };
+      llmFallback = leak ? `its statement would reveal "${leak}"` : shown!.fails;
     } catch (error) {
       llmFallback = (error as Error).message;
     }

@@ -84,7 +84,7 @@ Rules:
 - Never reveal or hint at the fix or the cause: do not quote, paraphrase or point to the changed line, the diff, a source file, a line number, or where in the code the problem is.
 - Never mention tests, a test's name or its file. Present the script as your own reproduction, importing the package by its name.
 - Describe only what a user observes: what they called, what they expected, what happened instead.
-- Include the script in a \`\`\`js code block.
+- Include the script in a \`\`\`js code block, as it is given: it was run, and it fails on the buggy code as described. A script you change is run again, and your report is not used when it does not fail so.
 
 Answer with JSON only: {"title": "<one-line summary naming the function and the symptom>", "body": "<the report in Markdown>"}.`;
 

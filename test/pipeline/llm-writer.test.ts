@@ -186,6 +186,32 @@ describe('the language-model writer', () => {
     expect(requests[0]!.body.messages[1]!.content).toContain("import { clamp } from 'mathlib/src/math.js';");
   });
 
+  it('runs the script a reply shows, and falls back to the template when it does not fail on the bug as the reply says', async () => {
+    respond = () => completion(JSON.stringify(CLEAN));
+    const ran: string[] = [];
+    const issue = await issueFor(candidate, [failedTest], {
+      ...sources(),
+      runRepro: async (_candidate, script) => {
+        ran.push(script.code);
+        // The template's own script (with its assertion) fails on the bug; the reply's only prints.
+        return script.code.includes('console.log') ? { status: 'cut', reason: 'it passes on the buggy code' } : { status: 'executed' };
+      },
+    });
+    expect(ran).toEqual([expect.stringContaining('assert'), expect.stringContaining('console.log(clamp(15, 0, 10))')]);
+    expect(issue).toMatchObject({
+      status: 'written',
+      writer: `template:${styleFor(candidate.id)}`,
+      llmFallback: 'the script its statement shows was cut: it passes on the buggy code',
+      repro: { status: 'executed' },
+    });
+  });
+
+  it('counts a reply without a script as a statement without a repro', async () => {
+    respond = () => completion(JSON.stringify({ title: CLEAN.title, body: 'clamp lets values above the upper bound through.' }));
+    const issue = await issueFor(candidate, [failedTest], sources());
+    expect(issue).toMatchObject({ writer: 'llm:test-model', repro: { status: 'none' } });
+  });
+
   it('falls back to the template when the reply shows the changed line, however it is spaced', async () => {
     respond = () => completion(JSON.stringify({ title: CLEAN.title, body: 'The culprit is `if(value>high) return value` in clamp.' }));
     const issue = await issueFor(candidate, [failedTest], sources());
