@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { filesOf, mutatedFiles } from '../store/candidates.js';
 import type { Candidate } from '../store/records.js';
 import type { Script } from '../statements/repro.js';
@@ -20,7 +21,8 @@ export const reproFileOf = (script: Pick<Script, 'module'>): string => `${REPRO_
  */
 export async function linkPackage(sandbox: Sandbox, packageName: string): Promise<string | undefined> {
   const link = `${REPRO_DIR}/node_modules/${packageName}`;
-  const made = await sandbox.exec(`mkdir -p '${link}' && rmdir '${link}' && ln -s "$PWD" '${link}'`, { timeoutMs: REPRO_TIMEOUT_MS });
+  // A link left from before (a folder reset by git keeps ignored files) is replaced.
+  const made = await sandbox.exec(`mkdir -p '${dirname(link)}' && ln -sfn "$PWD" '${link}'`, { timeoutMs: REPRO_TIMEOUT_MS });
   return made.exitCode === 0 ? undefined : `the package could not be linked by its name: ${lastLine(made)}`;
 }
 /**

@@ -1,13 +1,14 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runnerNamed } from '../../pipeline/runners/index.js';
 import { LocalPool } from '../../pipeline/sandbox/pool.js';
+import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { dialectOf } from '../../pipeline/statements/node-assert.js';
 import { reproFor, type Script } from '../../pipeline/statements/repro.js';
 import type { Symptom } from '../../pipeline/statements/symptom.js';
 import type { FailedTest, Site } from '../../pipeline/store/records.js';
-import { checkRepro } from '../../pipeline/validation/repro-check.js';
+import { checkRepro, linkPackage } from '../../pipeline/validation/repro-check.js';
 import { tempDir } from '../helpers.js';
 
 const SOURCE = `export function clamp(value, low, high) {
@@ -132,5 +133,16 @@ describe('running a repro on the buggy and the fixed code', () => {
       status: 'cut',
       reason: expect.stringMatching(/^it fails on the fixed code too: .*Cannot find module/),
     });
+  });
+});
+
+describe('linking the package for a repro', () => {
+  it('links a scoped package by its name, and again over a link a reset folder kept', async () => {
+    const root = join(tempDir('link'), 'pkg');
+    mkdirSync(root, { recursive: true });
+    const sandbox = LocalSandbox.at(root);
+    expect(await linkPackage(sandbox, '@acme/widgets')).toBeUndefined();
+    expect(await linkPackage(sandbox, '@acme/widgets')).toBeUndefined();
+    expect(realpathSync(join(root, '.swesynth-repro', 'node_modules', '@acme', 'widgets'))).toBe(realpathSync(root));
   });
 });
