@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { SearchOutcome } from '../solve/search.js';
 import type { Logger } from '../common/logger.js';
 import type { StageContext } from '../stages/context.js';
 import { keepRunShape, runOptionsFrom, type OptionValues, type ResolvedOptions } from './options.js';
@@ -193,7 +195,12 @@ export async function solveDataset(
   const workspaceOf = preparedWorkspaces(dataset.repos, flags.workDir, log);
   await removeOrphans(flags.workDir, GRADING);
   const workDir = ownedFolder(flags.workDir, GRADING, 'search');
-  const progress = new Progress('solve', dataset.instances.length, true);
+  // Each outcome is kept as it comes, so a killed search resumes where it stopped.
+  const kept = `${out}.outcomes.jsonl`;
+  const done = searchedBefore(kept, flags.budget, new Set(dataset.instances.map((instance) => instance.instance_id)));
+  if (done.size > 0) log.info(`solve: ${done.size} tasks searched before this run was stopped are not searched again`);
+  await mkdir(dirname(kept), { recursive: true });
+  const progress = new Progress('solve', dataset.instances.length - done.size, true);
   let report: SolveReport;
   try {
     report = await solve(dataset, {
@@ -201,8 +208,12 @@ export async function solveDataset(
       workspaceOf,
       workDir,
       concurrency: flags.concurrency,
+      done,
       onCoverage: (repo) => log.info(`solve: learned which functions the tests of ${repo} execute`),
-      onOutcome: (outcome) => progress.tick(outcome.status),
+      onOutcome: (outcome) => {
+        appendFileSync(kept, `${JSON.stringify({ budget: flags.budget, outcome })}\n`);
+        progress.tick(outcome.status);
+      },
     });
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -236,7 +247,25 @@ export async function solveDataset(
   await writeFile(join(staging, 'report.json'), `${JSON.stringify({ ...report, grading }, null, 2)}\n`);
   await rm(out, { recursive: true, force: true });
   await rename(staging, out);
+  await rm(kept, { force: true });
   return { report, grading, out };
+}
+
+/** The outcomes a killed search of the same budget kept for these instances; lines it did not finish writing are searched again. */
+function searchedBefore(file: string, budget: number, instances: ReadonlySet<string>): Map<string, SearchOutcome> {
+  const done = new Map<string, SearchOutcome>();
+  if (!existsSync(file)) return done;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    let parsed;
+    try {
+      parsed = z.object({ budget: z.number(), outcome: SearchOutcome }).safeParse(JSON.parse(line));
+    } catch {
+      continue;
+    }
+    if (parsed.success && parsed.data.budget === budget && instances.has(parsed.data.outcome.instance_id))
+      done.set(parsed.data.outcome.instance_id, parsed.data.outcome);
+  }
+  return done;
 }
 
 /** The repositories to build images for: one target, or every repository a dataset's manifest names. */

@@ -51,6 +51,8 @@ export interface SolveOptions {
   /** Which functions each test file executes, when already learned on the repository's clean code (as setup learns it); learned here when null. */
   coverageOf?(repo: string): CoverageMap | null;
   onCoverage?(repo: string): void;
+  /** Outcomes of an earlier search of this dataset with the same budget, which a killed search left: not searched again. */
+  done?: ReadonlyMap<string, SearchOutcome>;
   onOutcome?(outcome: SearchOutcome, done: number, total: number): void;
 }
 
@@ -124,9 +126,11 @@ export async function solve(
   options: SolveOptions,
 ): Promise<SolveReport> {
   const started = performance.now();
+  const outcomes = new Map<string, SearchOutcome>(options.done);
+  const pending = dataset.instances.filter((instance) => !outcomes.has(instance.instance_id));
   const knowledge = new Map<string, RepoKnowledge>();
   for (const repo of dataset.repos) {
-    if (!dataset.instances.some((instance) => instance.repo === repo.name)) continue;
+    if (!pending.some((instance) => instance.repo === repo.name)) continue;
     knowledge.set(repo.name, await knowledgeOf(repo, await options.workspaceOf(repo.name), options.coverageOf?.(repo.name) ?? null));
     options.onCoverage?.(repo.name);
   }
@@ -134,10 +138,9 @@ export async function solve(
   await mkdir(options.workDir, { recursive: true });
   // Runners report test files by their real path: a task tree reached through a symlink would name them differently.
   const trees = new TaskTrees(await realpath(options.workDir));
-  const outcomes = new Map<string, SearchOutcome>();
   try {
     await runConcurrently(
-      dataset.instances,
+      pending,
       options.concurrency ?? availableParallelism(),
       async (instance) => {
         const repo = knowledge.get(instance.repo)!;
@@ -151,7 +154,7 @@ export async function solve(
       },
       (instance, outcome) => {
         outcomes.set(instance.instance_id, outcome);
-        options.onOutcome?.(outcome, outcomes.size, dataset.instances.length);
+        options.onOutcome?.(outcome, outcomes.size, pending.length);
       },
     );
   } finally {

@@ -266,6 +266,28 @@ describe('evaluating predictions on the bundled example', () => {
       expect(points).toBe(pointsOf({ ...instance.difficulty!, search: null }) + (search!.found ? 0 : DIFFICULTY_RULE.searchMissed));
     }
     expect(report.total.tasks).toBe(dataset.instances.length);
+
+    // A search killed after every task kept its outcome is finished by the next, which searches nothing again.
+    const out = join(tempDir('solve-out'), 'search');
+    writeFileSync(`${out}.outcomes.jsonl`, report.outcomes.map((outcome) => `${JSON.stringify({ budget: 25, outcome })}\n`).join(''));
+    const resumed = await swesynth([
+      'solve',
+      '--dataset',
+      datasetDir,
+      '--budget',
+      '25',
+      '--out',
+      out,
+      '--work-dir',
+      tempDir('solve-work'),
+      '--json',
+    ]);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`${dataset.instances.length} tasks searched before this run was stopped`);
+    expect(JSON.parse(resumed.stdout).outcomes).toEqual(report.outcomes);
+    const predictions = readPredictions(join(out, 'predictions.jsonl'));
+    expect(predictions).toEqual(predictionsOf(report.outcomes));
+    expect(existsSync(`${out}.outcomes.jsonl`)).toBe(false);
   });
 
   it('resolves nothing with the bug patch itself', async () => {
