@@ -181,7 +181,7 @@ async function visibleTestsOracle(sandbox: Sandbox, repo: RepoKnowledge, visible
  * hidden tests out): from the statement's repro when it fails, else from the visible tests that
  * fail, it ranks the functions that check executes by Ochiai against the visible test files that
  * pass, and tries the edits swesynth's operators make in them, most suspicious first. The first
- * edit that makes the check pass, with the visible tests of its function passing as they did, is
+ * edit that makes the check pass, with every visible test of its function passing, is
  * the fix; the search gives up after `budget` edits. The tree is left as it was found.
  */
 export async function searchFix(instance: Instance, tree: string, repo: RepoKnowledge, budget: number): Promise<SearchOutcome> {
@@ -243,13 +243,10 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
       for (const mutant of mutantsOf(file, OPERATORS).filter((each) => sameUnit(each.unit, suspect))) {
         if (edits >= budget) return outcome({ status: 'not-found', oracle: oracle.kind, edits, suspects: suspects.length });
         edits++;
-        const tried = await treeEdits.with(suspect.file, file.text, applyEdit(file.text, mutant.edit), async () => {
-          if (!(await oracle.passes())) return null;
-          const failures = await visibleTests.failures(covering);
-          return failures && { failures, patch: await git(tree, ['diff', '--no-color', '--', suspect.file]) };
-        });
-        // A visible test the edit fails counts against it only when it passed on the task's code.
-        if (!tried || !(await visibleTests.failedBefore(covering, tried.failures))) continue;
+        const patch = await treeEdits.with(suspect.file, file.text, applyEdit(file.text, mutant.edit), async () =>
+          (await oracle.passes()) && (await visibleTests.pass(covering)) ? git(tree, ['diff', '--no-color', '--', suspect.file]) : null,
+        );
+        if (patch === null) continue;
         return outcome({
           status: 'found',
           oracle: oracle.kind,
@@ -260,7 +257,7 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
             function: suspect.unit.name,
             rank: index + 1,
             operator: mutant.operator.name,
-            patch: `${tried.patch}\n`,
+            patch: `${patch}\n`,
           },
         });
       }
@@ -313,10 +310,13 @@ class TreeEdits {
   }
 }
 
-/** The visible test files that execute a function, and which of their tests fail. */
+/**
+ * The visible test files that execute a function. A true fix passes every one of them (their tests
+ * were stable before the bug): an edit is rejected at the first file that fails, fastest first.
+ */
 class VisibleTests {
-  private readonly before = new Map<string, Promise<Set<string> | null>>();
   private readonly visible: Set<string>;
+  private readonly durations: Map<string, number>;
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -324,34 +324,29 @@ class VisibleTests {
     visible: string[],
   ) {
     this.visible = new Set(visible);
+    this.durations = new Map(repo.coverage.testFiles.map((test) => [test.file, test.durationMs]));
   }
 
+  /** The visible files that execute the suspect's function, fastest first. */
   covering(suspect: Suspect): string[] {
+    const took = (file: string) => this.durations.get(file) ?? Number.POSITIVE_INFINITY;
     return coveringTestFiles(this.repo.coverage, [{ file: suspect.file, unit: suspect.unit.name }])
       .filter((file) => this.visible.has(file))
-      .sort();
+      .sort((a, b) => took(a) - took(b) || a.localeCompare(b));
   }
 
-  /** The tests of `files` that fail now; null when the run gave no verdict (it broke or timed out). */
-  async failures(files: string[]): Promise<Set<string> | null> {
-    if (files.length === 0) return new Set();
-    const took = this.repo.coverage.testFiles.filter((test) => files.includes(test.file)).reduce((sum, test) => sum + test.durationMs, 0);
-    const run = await runSuites(this.sandbox, suitesOf(this.repo.profile), {
-      testFiles: [...this.visible],
-      only: files,
-      skip: this.repo.setAside,
-      timeoutMs: limitOf(this.repo.profile, took, 30 * 60_000),
-    });
-    return run.kind === 'results' ? failingIds(run.results) : null;
-  }
-
-  /** Whether every one of `failures` failed on the task's code already (run once per set of files). */
-  async failedBefore(files: string[], failures: Set<string>): Promise<boolean> {
-    if (failures.size === 0) return true;
-    const key = files.join('\0');
-    if (!this.before.has(key)) this.before.set(key, this.failures(files));
-    const before = await this.before.get(key)!;
-    return before !== null && [...failures].every((id) => before.has(id));
+  /** Whether every test of these files passes now, each file run on its own until one does not. */
+  async pass(files: string[]): Promise<boolean> {
+    for (const file of files) {
+      const run = await runSuites(this.sandbox, suitesOf(this.repo.profile), {
+        testFiles: [...this.visible],
+        only: [file],
+        skip: this.repo.setAside,
+        timeoutMs: limitOf(this.repo.profile, this.durations.get(file) ?? 0, 30 * 60_000),
+      });
+      if (run.kind !== 'results' || failingIds(run.results).size > 0) return false;
+    }
+    return true;
   }
 }
 
