@@ -1,11 +1,13 @@
 // Reads the V8 coverage files of one test file's run (all written since the run began) and writes, per file of the repository,
-// the functions that ran (with their call counts) and every function V8 saw there.
-// Usage: node coverage-summary.mjs <coverage dir> <repository root> <output file>
+// the functions that ran (with their call counts) and every function V8 saw there; with `blocks`, also every range V8
+// counted in it ([start, end, count] in the file's text, the innermost range holding an offset giving its count).
+// Usage: node coverage-summary.mjs <coverage dir> <repository root> <output file> [blocks]
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [dir, root, output] = process.argv.slice(2);
+const [dir, root, output, detail] = process.argv.slice(2);
+const blocks = detail === 'blocks';
 
 /** `get size`, `exports.parse` and `Parser.parse` all name the function `size` / `parse`. */
 function shortName(name) {
@@ -34,8 +36,9 @@ for (const name of readdirSync(dir)) {
     const body = script.functions.find((fn) => fn.functionName === '' && fn.ranges[0]?.startOffset === 0);
     if (body && (body.ranges[0].count ?? 0) === 0) continue;
     // No prototype: a function named toString or constructor is a key like any other.
-    const entry = (files[file] ??= { executed: Object.create(null), known: [] });
+    const entry = (files[file] ??= { executed: Object.create(null), known: [], ...(blocks && { blocks: [] }) });
     for (const fn of script.functions) {
+      if (blocks) for (const range of fn.ranges) entry.blocks.push([range.startOffset, range.endOffset, range.count]);
       const short = shortName(fn.functionName);
       if (!short) continue;
       if (!entry.known.includes(short)) entry.known.push(short);

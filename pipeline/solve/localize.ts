@@ -68,3 +68,26 @@ export function suspectsOf(
   // A stable sort: equal scores stay in file and source order.
   return suspects.sort((a, b) => b.score - a.score);
 }
+
+/** The ranges V8 counted in one loaded file, [start, end, count]: an offset's count is that of the innermost range holding it. */
+export type Blocks = ReadonlyArray<readonly [number, number, number]>;
+
+/**
+ * Whether any of the text from `start` to `end` ran: false only when the innermost ranges holding
+ * all of it counted zero and no range that ran begins inside it. An edit there cannot change what
+ * the run does. Offsets no range holds are taken to have run.
+ */
+export function mayHaveRun(blocks: Blocks, start: number, end: number): boolean {
+  let innermost: number | null = null;
+  let innermostRan = true;
+  for (const [from, to, count] of blocks) {
+    if (count > 0 && from >= start && from < end && to > start) return true;
+    if (from > start || to < end) continue;
+    const length = to - from;
+    if (innermost === null || length < innermost) {
+      innermost = length;
+      innermostRan = count > 0;
+    } else if (length === innermost && count > 0) innermostRan = true; // the same file loaded by two processes
+  }
+  return innermostRan;
+}

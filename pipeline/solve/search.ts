@@ -6,7 +6,7 @@ import { mutantsOf } from '../../mutators/generate.js';
 import { parseSource } from '../../mutators/parse.js';
 import { OPERATORS } from '../../mutators/registry.js';
 import type { SourceFile } from '../../mutators/types.js';
-import { suspectsOf, type Executed, type Suspect } from './localize.js';
+import { mayHaveRun, suspectsOf, type Blocks, type Executed, type Suspect } from './localize.js';
 import { git } from '../common/git.js';
 import type { Instance } from '../dataset/instance.js';
 import { hiddenTestFiles } from '../dataset/task-tree.js';
@@ -49,6 +49,8 @@ export const SearchOutcome = z.object({
   oracle: z.enum(['repro', 'visible-tests']).nullable(),
   /** Edits tried; for a found fix, the edits it took, itself included. */
   edits: count,
+  /** Edits of the suspects not tried because the check never ran their code (they cannot change its outcome). */
+  skipped: count.default(0),
   /** Functions the failing check executed, ranked. */
   suspects: count,
   /** The found fix's function, its rank among the suspects (1 first), its operator and its patch. */
@@ -82,6 +84,8 @@ interface Oracle {
   kind: 'repro' | 'visible-tests';
   failing: Executed[];
   failingFiles: Set<string>;
+  /** Per source file the check loaded as it is, the ranges V8 counted in it; a file built into another has none. */
+  blocks: Record<string, Blocks>;
   /** The package's own build, which the repro needs after every change; null when the repro runs without it. */
   packageBuild: { exitCode: number | null } | null;
   passes(): Promise<boolean>;
@@ -94,20 +98,28 @@ const SUMMARY_FILE = '.swesynth-coverage-search.json';
 const limitOf = (profile: RepoProfile, durationMs: number, most: number) =>
   Math.min(most, Math.round(profile.timeouts.minimumMs + profile.timeouts.factor * durationMs));
 
-/** Runs a command under V8 coverage and says which functions it executed. */
+/** Runs a command under V8 coverage and says which functions, and which blocks, it executed. */
 async function withCoverage<T extends { exitCode: number | null }>(
   sandbox: Sandbox,
   run: (env: Record<string, string>) => Promise<T>,
-): Promise<{ result: T; executed: Executed }> {
+): Promise<{ result: T; executed: Executed; blocks: Record<string, Blocks> }> {
   const result = await run({ NODE_V8_COVERAGE: `${sandbox.root}/${COVERAGE_DIR}` });
   const summarized = await sandbox.exec(
-    { file: sandbox.tools.node, args: [sandbox.tools.runnerFile('coverage-summary.mjs'), COVERAGE_DIR, sandbox.root, SUMMARY_FILE] },
+    {
+      file: sandbox.tools.node,
+      args: [sandbox.tools.runnerFile('coverage-summary.mjs'), COVERAGE_DIR, sandbox.root, SUMMARY_FILE, 'blocks'],
+    },
     { timeoutMs: 60_000 },
   );
-  const loaded: Record<string, { executed: Record<string, number> }> =
+  const loaded: Record<string, { executed: Record<string, number>; blocks: Blocks }> =
     summarized.exitCode === 0 ? JSON.parse(await sandbox.readFile(SUMMARY_FILE)) : {};
   await sandbox.exec(`rm -rf '${COVERAGE_DIR}' '${SUMMARY_FILE}'`, { timeoutMs: 60_000 });
-  return { result, executed: Object.fromEntries(Object.entries(loaded).map(([path, entry]) => [path, entry.executed])) };
+  const entries = Object.entries(loaded);
+  return {
+    result,
+    executed: Object.fromEntries(entries.map(([path, entry]) => [path, entry.executed])),
+    blocks: Object.fromEntries(entries.map(([path, entry]) => [path, entry.blocks])),
+  };
 }
 
 /** The statement's repro as the oracle, when it fails on the task's code as a reader runs it. */
@@ -133,6 +145,7 @@ async function reproOracle(instance: Instance, sandbox: Sandbox, repo: RepoKnowl
     kind: 'repro',
     failing: [first.executed],
     failingFiles: new Set(),
+    blocks: first.blocks,
     packageBuild,
     passes: async () => (await runOnce({}, timeoutMs)).exitCode === 0,
   };
@@ -166,6 +179,7 @@ async function visibleTestsOracle(sandbox: Sandbox, repo: RepoKnowledge, visible
     kind: 'visible-tests',
     failing: coverage.testFiles.filter((test) => test.measured).map((test) => test.executed),
     failingFiles,
+    blocks: {},
     packageBuild: null,
     async passes() {
       const again = await runSuites(sandbox, suites, { ...request, only, timeoutMs });
@@ -190,6 +204,7 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
     instance_id: instance.instance_id,
     oracle: null,
     edits: 0,
+    skipped: 0,
     suspects: 0,
     fix: null,
     ...fields,
@@ -237,11 +252,19 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
     const visibleTests = new VisibleTests(sandbox, repo, visible);
 
     let edits = 0;
+    let skipped = 0;
     for (const [index, suspect] of suspects.entries()) {
       const file = parsedOf(suspect.file)!;
       const covering = visibleTests.covering(suspect);
+      const ran = oracle.blocks[suspect.file];
+      // Node reads a file without its byte order mark, so V8's offsets start one later.
+      const shift = file.text.startsWith('\uFEFF') ? 1 : 0;
       for (const mutant of mutantsOf(file, OPERATORS).filter((each) => sameUnit(each.unit, suspect))) {
-        if (edits >= budget) return outcome({ status: 'not-found', oracle: oracle.kind, edits, suspects: suspects.length });
+        if (ran && !mayHaveRun(ran, mutant.edit.start - shift, mutant.edit.end - shift)) {
+          skipped++;
+          continue;
+        }
+        if (edits >= budget) return outcome({ status: 'not-found', oracle: oracle.kind, edits, skipped, suspects: suspects.length });
         edits++;
         const patch = await treeEdits.with(suspect.file, file.text, applyEdit(file.text, mutant.edit), async () =>
           (await oracle.passes()) && (await visibleTests.pass(covering)) ? git(tree, ['diff', '--no-color', '--', suspect.file]) : null,
@@ -251,6 +274,7 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
           status: 'found',
           oracle: oracle.kind,
           edits,
+          skipped,
           suspects: suspects.length,
           fix: {
             file: suspect.file,
@@ -262,7 +286,7 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
         });
       }
     }
-    return outcome({ status: 'not-found', oracle: oracle.kind, edits, suspects: suspects.length });
+    return outcome({ status: 'not-found', oracle: oracle.kind, edits, skipped, suspects: suspects.length });
   } finally {
     await sandbox.dispose();
   }

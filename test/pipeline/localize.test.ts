@@ -1,6 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mutantsOf } from '../../mutators/generate.js';
 import { parseSource } from '../../mutators/parse.js';
-import { suspectsOf, type Executed } from '../../pipeline/solve/localize.js';
+import { OPERATORS } from '../../mutators/registry.js';
+import { reporterPath } from '../../pipeline/common/paths.js';
+import { mayHaveRun, suspectsOf, type Blocks, type Executed } from '../../pipeline/solve/localize.js';
 
 const SOURCE = `export function parse(text) { return text.split(','); }
 export function total(items) { let sum = 0; for (const item of items) sum += item; return sum; }
@@ -25,5 +32,35 @@ describe('fault localization', () => {
     const failing = [{ 'dist/cart.js': { add: 1 } }];
     const suspects = suspectsOf(failing, [], ['src/cart.js'], parsed);
     expect(suspects.map((suspect) => `${suspect.file} ${suspect.unit.name}`)).toEqual(['src/cart.js Cart.add']);
+  });
+
+  it('tells the edits in code a real run never reached, which cannot change what it does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swesynth-blocks-'));
+    try {
+      const code = `export function price(amount, coupon) {
+  if (coupon) {
+    return amount - coupon.off;
+  }
+  return amount * 2;
+}
+price(10);
+`;
+      writeFileSync(join(dir, 'price.mjs'), code);
+      execFileSync(process.execPath, ['price.mjs'], { cwd: dir, env: { ...process.env, NODE_V8_COVERAGE: join(dir, 'coverage') } });
+      execFileSync(process.execPath, [reporterPath('coverage-summary.mjs'), 'coverage', dir, 'summary.json', 'blocks'], { cwd: dir });
+      const blocks: Blocks = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))['price.mjs'].blocks;
+      const reached = mutantsOf(parseSource('price.mjs', code), OPERATORS)
+        .filter((mutant) => mayHaveRun(blocks, mutant.edit.start, mutant.edit.end))
+        .map((mutant) => code.slice(mutant.edit.start, mutant.edit.end));
+      const unreached = mutantsOf(parseSource('price.mjs', code), OPERATORS)
+        .filter((mutant) => !mayHaveRun(blocks, mutant.edit.start, mutant.edit.end))
+        .map((mutant) => code.slice(mutant.edit.start, mutant.edit.end));
+      // The condition ran and the doubling ran, so removing the branch is tried; the coupon's subtraction never ran.
+      expect(reached).toEqual(expect.arrayContaining(['*', 'coupon', ' amount * 2']));
+      expect(reached.some((text) => text.trim().startsWith('if (coupon)'))).toBe(true);
+      expect(unreached).toEqual(['-', 'amount - coupon.off', ' amount - coupon.off']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
