@@ -124,3 +124,62 @@ export const CHAI_ASSERTIONS: Record<string, string> = {
   'property/2': 'assert.deepStrictEqual($0[$1], $2)',
   'not.property/1': 'assert.ok(!($1 in Object($0)))',
 };
+
+/**
+ * jest's and vitest's mock functions, written with a stand-in that records its calls
+ * (`mockFunction`, `spyOnMethod` in `MOCK_HELPERS`), and the matchers that read those calls.
+ */
+export const MOCK_MATCHERS: Record<string, string> = {
+  fn: 'mockFunction($*)',
+  spyOn: 'spyOnMethod($*)',
+  ...Object.fromEntries(
+    ['toHaveBeenCalled', 'toBeCalled'].flatMap((name) => [
+      [name, 'assert.ok($0.mock.calls.length > 0)'],
+      [`not.${name}`, 'assert.strictEqual($0.mock.calls.length, 0)'],
+    ]),
+  ),
+  ...Object.fromEntries(['toHaveBeenCalledTimes', 'toBeCalledTimes'].map((name) => [name, 'assert.strictEqual($0.mock.calls.length, $1)'])),
+  ...Object.fromEntries(
+    ['toHaveBeenCalledWith', 'toBeCalledWith'].flatMap((name) => [
+      [name, 'assert.ok($0.mock.calledWith($+))'],
+      [`not.${name}`, 'assert.ok(!$0.mock.calledWith($+))'],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['toHaveBeenLastCalledWith', 'lastCalledWith'].map((name) => [name, 'assert.deepEqual($0.mock.calls.at(-1), [$+])']),
+  ),
+};
+
+/** The stand-ins `MOCK_MATCHERS` calls, declared at the top of a repro that uses them. */
+export const MOCK_HELPERS: Record<string, string> = {
+  mockFunction: `// A stand-in for the test framework's mock function: it records its calls.
+function mockFunction(implementation = () => undefined) {
+  const mock = function (...args) {
+    mock.mock.calls.push(args);
+    return mock.mock.implementation.apply(this, args);
+  };
+  mock.mock = {
+    calls: [],
+    implementation,
+    calledWith: (...expected) =>
+      mock.mock.calls.some((args) => {
+        try {
+          assert.deepEqual(args, expected);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+  };
+  mock.mockImplementation = (next) => ((mock.mock.implementation = next), mock);
+  mock.mockReturnValue = (value) => mock.mockImplementation(() => value);
+  mock.mockResolvedValue = (value) => mock.mockImplementation(() => Promise.resolve(value));
+  mock.mockRejectedValue = (error) => mock.mockImplementation(() => Promise.reject(error));
+  return mock;
+}`,
+  spyOnMethod: `// A stand-in for the test framework's spy: the method still runs, and its calls are recorded.
+function spyOnMethod(object, method) {
+  object[method] = mockFunction(object[method]);
+  return object[method];
+}`,
+};

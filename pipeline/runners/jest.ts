@@ -1,4 +1,4 @@
-import { EXPECT_MATCHERS } from './expect-matchers.js';
+import { EXPECT_MATCHERS, MOCK_HELPERS, MOCK_MATCHERS } from './expect-matchers.js';
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
 import { allBut, fullNames } from './skip.js';
@@ -17,7 +17,9 @@ export const jest: RunnerAdapter = {
     testFunctions: ['it', 'test'],
     assertions: [],
     expectations: ['expect'],
-    nodeAssert: EXPECT_MATCHERS,
+    nodeAssert: { ...EXPECT_MATCHERS, ...MOCK_MATCHERS },
+    nodeHelpers: MOCK_HELPERS,
+    globals: ['jest'],
   },
   package: 'jest',
   isolatesFiles: true,

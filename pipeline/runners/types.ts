@@ -112,9 +112,16 @@ export interface TestVocabulary {
    * assertion's name (`equal` for `t.equal(v, w)`), or a matcher chain after an expectation
    * (`toBe`, `not.toBe`, `rejects.toThrow`, `deep.equal`) without its `chainWords`; a key with
    * `/n` holds for n arguments only. Values: a template where `$0`, `$1`, ... are the arguments
-   * (in a chain, `$0` is the checked value) and `$*` all of them.
+   * (in a chain, `$0` is the checked value), `$*` all of them and `$+` all but the first.
    */
   nodeAssert?: Record<string, string>;
+  /**
+   * Functions a `nodeAssert` template calls that Node lacks (a stand-in for the framework's mock
+   * function), each by its name with its declaration: a repro that calls one declares it first.
+   */
+  nodeHelpers?: Record<string, string>;
+  /** Objects the framework gives every test file without an import (`jest`), whose methods `nodeAssert` may write. */
+  globals?: string[];
   /** Words of a matcher chain that are there to read well (`to`, `be`): no part of its key. */
   chainWords?: string[];
 }

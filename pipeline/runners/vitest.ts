@@ -1,4 +1,4 @@
-import { CHAI_ASSERTIONS, CHAI_CHAIN_WORDS, EXPECT_MATCHERS } from './expect-matchers.js';
+import { CHAI_ASSERTIONS, CHAI_CHAIN_WORDS, EXPECT_MATCHERS, MOCK_HELPERS, MOCK_MATCHERS } from './expect-matchers.js';
 import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
 import { allBut, fullNames } from './skip.js';
@@ -24,7 +24,9 @@ export const vitest: RunnerAdapter = {
     assertions: [],
     expectations: ['expect'],
     // vitest's expect has jest's matchers and chai's chains.
-    nodeAssert: { ...CHAI_ASSERTIONS, ...EXPECT_MATCHERS },
+    nodeAssert: { ...CHAI_ASSERTIONS, ...EXPECT_MATCHERS, ...MOCK_MATCHERS },
+    nodeHelpers: MOCK_HELPERS,
+    globals: ['vi'],
     chainWords: CHAI_CHAIN_WORDS,
   },
   package: 'vitest',

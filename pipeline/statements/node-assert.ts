@@ -9,6 +9,10 @@ export interface AssertDialect {
   /** Functions whose argument a chained matcher checks (`expect`), and properties that start a chain (`should`). */
   expectations: Set<string>;
   expectationProperties: Set<string>;
+  /** Functions the templates call that a repro declares itself, by name. */
+  helpers: Record<string, string>;
+  /** What the framework gives a test file without an import. */
+  globals: Set<string>;
 }
 
 /** The dialect of a repository's test frameworks, from their vocabularies. */
@@ -18,6 +22,8 @@ export function dialectOf(vocabularies: TestVocabulary[]): AssertDialect {
     chainWords: new Set(vocabularies.flatMap((vocabulary) => vocabulary.chainWords ?? [])),
     expectations: new Set(vocabularies.flatMap((vocabulary) => vocabulary.expectations)),
     expectationProperties: new Set(vocabularies.flatMap((vocabulary) => vocabulary.expectationProperties ?? [])),
+    helpers: Object.assign({}, ...vocabularies.map((vocabulary) => vocabulary.nodeHelpers ?? {})),
+    globals: new Set(vocabularies.flatMap((vocabulary) => vocabulary.globals ?? [])),
   };
 }
 
@@ -129,6 +135,7 @@ function fill(template: string, values: Node[], codeOf: (node: Node) => string):
   let missing = false;
   const text = template
     .replace(/\$\*/g, () => values.map(codeOf).join(', '))
+    .replace(/\$\+/g, () => values.slice(1).map(codeOf).join(', '))
     .replace(/\$(\d)/g, (_match, digit: string, at: number) => {
       const value = values[Number(digit)];
       if (!value) {

@@ -11,7 +11,7 @@ import type { StatementInput } from './input.js';
 import { assertionEdits, importedNames, type Edit } from './node-assert.js';
 
 /** What every framework's test files may be written in, as their adapters name it. */
-const vocabulary = (word: Exclude<keyof TestVocabulary, 'nodeAssert' | 'chainWords'>): Set<string> =>
+const vocabulary = (word: Exclude<keyof TestVocabulary, 'nodeAssert' | 'nodeHelpers' | 'chainWords'>): Set<string> =>
   new Set(allRunners().flatMap((runner) => runner.vocabulary[word] ?? []));
 const TEST_FUNCTIONS = vocabulary('testFunctions');
 const ASSERTIONS = vocabulary('assertions');
@@ -321,6 +321,22 @@ function writerOf(text: string, edits: Edit[]) {
 /** What a dropped statement leaves, so that its line goes too. */
 const DROPPED = '\u0000';
 
+/** The declarations of the helpers `code` calls (and those they call), in an order that declares each before its use. */
+function helpersFor(helpers: Record<string, string>, code: string): string[] {
+  const used: string[] = [];
+  const calls = (text: string, name: string) => new RegExp(`(?<![\\w$.])${name}\\(`).test(text);
+  for (let text = code, found = true; found;) {
+    found = false;
+    for (const [name, declaration] of Object.entries(helpers))
+      if (!used.includes(name) && calls(text, name)) {
+        used.unshift(name);
+        text += `\n${declaration}`;
+        found = true;
+      }
+  }
+  return used.map((name) => helpers[name]!);
+}
+
 /** The test's code as Node runs it: fixtures, the statements up to the failing one, with Node's assertions and the imports they need. */
 function scriptOf(parts: {
   source: SourceFile;
@@ -332,7 +348,11 @@ function scriptOf(parts: {
 }): Script | { unrunnable: string } {
   const { source, input, around, kept, moduleEdits, publicName } = parts;
   const imported = importedNames(source.ast.program);
-  const framework = new Set([...around.params, ...[...imported].filter(([, module]) => TEST_FRAMEWORKS.has(module)).map(([name]) => name)]);
+  const framework = new Set([
+    ...around.params,
+    ...[...imported].filter(([, module]) => TEST_FRAMEWORKS.has(module)).map(([name]) => name),
+    ...[...input.assertDialect.globals].filter((name) => !imported.has(name)),
+  ]);
   const translated = (roots: Node[]) => {
     const { edits, problem } = assertionEdits(roots, input.assertDialect, framework, imported);
     return {
@@ -371,7 +391,7 @@ function scriptOf(parts: {
   // Code without semicolons: a statement that starts with `[`, `(` or a template would continue the one before it.
   const guarded = (code: string) => (/^[[(`]/.test(code) ? `;${code}` : code);
   const fixtures = fixtureStatements.map((statement) => guarded(dedent(codeOf(statement))));
-  const body = [fixtures.join('\n'), guarded(snippet)]
+  const body = [...helpersFor(input.assertDialect.helpers, [...fixtures, snippet].join('\n')), fixtures.join('\n'), guarded(snippet)]
     .filter((block) => block !== '')
     .join('\n\n')
     .replace(new RegExp(`^[ \\t]*${DROPPED}[ \\t;]*\\n?`, 'gm'), '')

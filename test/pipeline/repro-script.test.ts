@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runnerNamed } from '../../pipeline/runners/index.js';
 import type { StatementInput } from '../../pipeline/statements/input.js';
@@ -230,5 +234,54 @@ it('parses', () => {
     expect(scriptFor('jest', snapshot, 2)).toEqual({ unrunnable: 'the matcher `toMatchSnapshot` has no Node.js form' });
     const context = `test('clamp', (t) => {\n  const value = t.context.value;\n  t.is(value, 2);\n});\n`;
     expect(scriptFor('ava', context, 3)).toEqual({ unrunnable: 'it uses `t` of the test framework' });
+  });
+
+  it("write jest's and vitest's mock functions with a stand-in that records calls, and the script runs: it fails on the bug, passes on the fix", () => {
+    const vitestTest = `import { expect, it, vi } from 'vitest';
+import { forEachClamped } from '../src/index';
+
+it('clamps each', () => {
+  const seen = vi.fn();
+  const log = { line: (text: string) => text };
+  const spy = vi.spyOn(log, 'line');
+  forEachClamped([15, -1], 0, 10, seen, log);
+  expect(spy).toHaveBeenCalledTimes(2);
+  expect(seen).toHaveBeenCalledWith(10);
+  expect(seen).not.toHaveBeenCalledWith(15);
+});
+`;
+    const jestTest = vitestTest
+      .replace("import { expect, it, vi } from 'vitest';\n", '')
+      .replaceAll('vi.', 'jest.')
+      .replace(': string', '');
+    const dir = mkdtempSync(join(tmpdir(), 'swesynth-mock-repro-'));
+    try {
+      const runWith = (script: { code: string }, body: string) => {
+        mkdirSync(join(dir, 'node_modules', 'clamp-lib'), { recursive: true });
+        writeFileSync(join(dir, 'node_modules', 'clamp-lib', 'package.json'), '{"name":"clamp-lib","main":"index.js"}');
+        writeFileSync(join(dir, 'node_modules', 'clamp-lib', 'index.js'), `exports.forEachClamped = ${body};`);
+        writeFileSync(join(dir, 'repro.mjs'), script.code);
+        const run = spawnSync(process.execPath, ['repro.mjs'], { cwd: dir, encoding: 'utf8' });
+        return run.status === 0 ? 'passes' : /AssertionError/.test(run.stderr) ? 'fails' : run.stderr;
+      };
+      const fixed =
+        '(values, low, high, each, log) => values.forEach((v) => { log.line(String(v)); each(Math.min(high, Math.max(low, v))); })';
+      const buggy = fixed.replace('Math.min(high, ', '(');
+      for (const [runner, text, file] of [
+        ['vitest', vitestTest, 'test/clamp.test.ts'],
+        ['jest', jestTest, 'test/clamp.test.js'],
+      ] as const) {
+        const script = scriptFor(runner, text, text.split('\n').findIndex((line) => line.includes('not.toHaveBeenCalledWith')) + 1, file);
+        expect(script, runner).toMatchObject({ code: expect.stringContaining('const seen = mockFunction();') });
+        if (!('code' in script)) continue;
+        expect(script.code).toContain("const spy = spyOnMethod(log, 'line');");
+        expect(script.code).toContain('assert.ok(!seen.mock.calledWith(15));');
+        expect(script.code).not.toMatch(/\b(vi|jest)\./);
+        expect(runWith(script, fixed), runner).toBe('passes');
+        expect(runWith(script, buggy), runner).toBe('fails');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
