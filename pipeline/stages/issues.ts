@@ -6,14 +6,14 @@ import type { StageContext, StageResult } from './context.js';
 import { llmSettingsOf, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
 import { styleFor, type StatementInput } from '../statements/input.js';
 import { commitPhrases, leakIn } from '../statements/leak-check.js';
-import type { Repro, Script } from '../statements/repro.js';
+import { reproFor, type Repro, type Script } from '../statements/repro.js';
 import { dialectOf, type AssertDialect } from '../statements/node-assert.js';
 import { symptomOf, type Symptom } from '../statements/symptom.js';
 import { checkRepro, type ReproRun } from '../validation/repro-check.js';
 import { suitesOf } from '../runners/suites.js';
-import { primaryRepro, writeStatement } from '../statements/statement.js';
+import { writeStatement } from '../statements/statement.js';
 import { reproInStatement } from '../statements/render.js';
-import { primaryFailure } from '../statements/symptom.js';
+import { failuresToState } from '../statements/symptom.js';
 import type { Candidate, FailedTest, Issue, ReproOutcome } from '../store/records.js';
 import { difficultyOf } from '../dataset/difficulty.js';
 import { Progress } from '../common/progress.js';
@@ -99,16 +99,36 @@ export interface StatementSources {
 /** The repro a statement may show: the script, when it ran on the buggy and fixed code as the statement says. */
 async function checkedRepro(
   candidate: Candidate,
-  input: StatementInput,
+  test: FailedTest,
   repro: Repro | null,
   sources: StatementSources,
 ): Promise<{ outcome: ReproOutcome; code: string | null }> {
-  const primary = primaryFailure(input.failed);
-  if (!repro || !primary?.failure) return { outcome: { status: 'none' }, code: null };
+  if (!repro || !test.failure) return { outcome: { status: 'none' }, code: null };
   if ('unrunnable' in repro.script) return { outcome: { status: 'unrunnable', reason: repro.script.unrunnable }, code: null };
   if (!sources.runRepro) return { outcome: { status: 'cut', reason: 'no sandbox to run it in' }, code: null };
-  const run = await sources.runRepro(candidate, repro.script, symptomOf(primary.failure));
+  const run = await sources.runRepro(candidate, repro.script, symptomOf(test.failure));
   return run.status === 'executed' ? { outcome: { status: 'executed' }, code: repro.script.code } : { outcome: run, code: null };
+}
+
+/** Test files a statement may be written from when the first one's repro does not run: each try runs a repro twice. */
+const REPRO_TRIES = 3;
+
+/**
+ * The failure a statement is written from, with its repro and how that ran: the most informative
+ * failure, unless its repro does not run as the statement would say and the best failure of
+ * another test file (up to REPRO_TRIES files in all) has one that does. A reader is better served
+ * by a repro that runs than by a slightly better symptom without one.
+ */
+async function statedFailure(candidate: Candidate, input: StatementInput, sources: StatementSources) {
+  let first: { test: FailedTest; repro: Repro | null; outcome: ReproOutcome; code: string | null } | null = null;
+  for (const test of failuresToState(input.failed).slice(0, REPRO_TRIES)) {
+    // Cut once: the check runs it, and the statement is written from it.
+    const repro = test.failure ? reproFor(input, test) : null;
+    const stated = { test, repro, ...(await checkedRepro(candidate, test, repro, sources)) };
+    if (stated.outcome.status === 'executed') return stated;
+    first ??= stated;
+  }
+  return first;
 }
 
 /**
@@ -148,12 +168,12 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
     style,
     assertDialect: sources.dialect,
   };
-  // Cut once: the check runs it, and the statement is written from it.
-  const repro = primaryRepro(input);
-  const { outcome, code } = await checkedRepro(candidate, input, repro, sources);
+  const stated = await statedFailure(candidate, input, sources);
+  const primary = stated?.test ?? null;
+  const code = stated?.code ?? null;
+  const outcome: ReproOutcome = stated?.outcome ?? { status: 'none' };
   let llmFallback: string | undefined;
   const asked = llm ? { llm: llmSettingsOf(llm) } : {};
-  const primary = primaryFailure(failed);
   if (llm && primary?.failure) {
     try {
       const statement = await writeWithLlm(llm, {
@@ -173,7 +193,7 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
       llmFallback = (error as Error).message;
     }
   }
-  const statement = writeStatement(input, () => code, repro);
+  const statement = writeStatement(input, () => code, primary, stated?.repro ?? null);
   const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}), ...asked };
   return 'rejected' in statement
     ? { ...by, status: 'rejected', title: '', body: '', reason: statement.rejected }

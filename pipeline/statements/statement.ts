@@ -2,20 +2,21 @@ import type { ProblemStatement, StatementInput } from './input.js';
 import { leakIn } from './leak-check.js';
 import { titleOf, WRITERS } from './render.js';
 import { reproFor, type Repro } from './repro.js';
+import type { FailedTest } from '../store/records.js';
 import { primaryFailure, subjectOf, symptomOf } from './symptom.js';
 
 /**
- * A problem statement for one kept candidate, written from its most informative failure as a user
- * would report it: the public call and its symptom, expected against actual, and the repro
- * `shown` chooses (the code that was run and showed the bug, or none). Rejected when there is
- * nothing to write from, or when it would give away the test or the fix.
+ * A problem statement for one kept candidate, written from one failure (its most informative by
+ * default) as a user would report it: the public call and its symptom, expected against actual,
+ * and the repro `shown` chooses (the code that was run and showed the bug, or none). Rejected when
+ * there is nothing to write from, or when it would give away the test or the fix.
  */
 export function writeStatement(
   input: StatementInput,
   shown: (repro: Repro) => string | null,
-  repro: Repro | null = primaryRepro(input),
+  primary: FailedTest | null = primaryFailure(input.failed),
+  repro: Repro | null = primary?.failure ? reproFor(input, primary) : null,
 ): ProblemStatement {
-  const primary = primaryFailure(input.failed);
   if (!primary?.failure) return { rejected: 'no failing test reported any failure details' };
   const symptom = symptomOf(primary.failure);
   const subject = subjectOf(repro, primary.titlePath);
@@ -25,10 +26,4 @@ export function writeStatement(
   const statement = { title, body: `${lines.join('\n').trimEnd()}\n` };
   const leak = leakIn(statement, input.forbidden);
   return leak ? { rejected: `the statement would reveal "${leak}"` } : statement;
-}
-
-/** The repro of the failure a statement is written from, or null when there is none to cut. */
-export function primaryRepro(input: StatementInput): Repro | null {
-  const primary = primaryFailure(input.failed);
-  return primary?.failure ? reproFor(input, primary) : null;
 }

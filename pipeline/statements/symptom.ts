@@ -25,6 +25,22 @@ export function primaryFailure(failed: FailedTest[]): FailedTest | null {
   return best;
 }
 
+/**
+ * Failures a statement may be written from, best first: the primary failure, then the most
+ * informative failure of each other test file that can show a repro (a failed check with a location).
+ */
+export function failuresToState(failed: FailedTest[]): FailedTest[] {
+  const primary = primaryFailure(failed);
+  if (!primary) return [];
+  const bestOfFile = new Map<string, FailedTest>();
+  for (const test of failed)
+    if (test.file !== primary.file && test.status === 'fail' && test.failure?.location) {
+      const best = bestOfFile.get(test.file);
+      if (!best || informativeness(test) > informativeness(best)) bestOfFile.set(test.file, test);
+    }
+  return [primary, ...[...bestOfFile.values()].sort((a, b) => informativeness(b) - informativeness(a))];
+}
+
 export type Symptom =
   | { kind: 'value'; expected: string; actual: string }
   /** The code returned where it should have thrown (or rejected), with the error class expected, when named. */

@@ -206,6 +206,28 @@ describe('the language-model writer', () => {
     });
   });
 
+  it("writes the template's statement from another test file's failure when the first one's repro does not run as it says", async () => {
+    FILES['test/bounds.test.js'] = TEST_FILE.replace('clamp(15, 0, 10)', 'clamp(20, 0, 10)');
+    const other: FailedTest = {
+      ...failedTest,
+      testId: 'test/bounds.test.js::returns the upper bound for values above it',
+      file: 'test/bounds.test.js',
+      failure: { ...failedTest.failure!, actual: '20', location: { file: 'test/bounds.test.js', line: 6, column: 10 } },
+    };
+    const ran: string[] = [];
+    const issue = await issueFor(candidate, [failedTest, other], {
+      ...sources(null),
+      runRepro: async (_candidate, script) => {
+        ran.push(script.code);
+        return script.code.includes('clamp(15') ? { status: 'cut', reason: 'it passes on the buggy code' } : { status: 'executed' };
+      },
+    });
+    delete FILES['test/bounds.test.js'];
+    expect(ran).toEqual([expect.stringContaining('clamp(15, 0, 10)'), expect.stringContaining('clamp(20, 0, 10)')]);
+    expect(issue).toMatchObject({ title: '`clamp(20, 0, 10)` returns `20` instead of `10`', repro: { status: 'executed' } });
+    expect(issue.body).toContain('clamp(20, 0, 10)');
+  });
+
   it('counts a reply without a script as a statement without a repro', async () => {
     respond = () => completion(JSON.stringify({ title: CLEAN.title, body: 'clamp lets values above the upper bound through.' }));
     const issue = await issueFor(candidate, [failedTest], sources());
