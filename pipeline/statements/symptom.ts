@@ -171,14 +171,23 @@ export function subjectOf(repro: Repro | null, titlePath: readonly string[] = []
   return named ? { ...found, call: { shown: named.replace(/\(\)$/, ''), name: named.replace(/\(\)$/, '') } } : found;
 }
 
+const EQUALITY = new Set(['===', '==', '!==', '!=']);
+const isLiteral = (node: Node): boolean => node.type.endsWith('Literal') || (node.type === 'Identifier' && node.name === 'undefined');
+
 function subjectInRepro(repro: Repro | null): Subject {
   const none: Subject = { call: null, awaited: false, checked: null };
   const node = repro && checkedNode(repro.failing);
   if (!repro || !node) return none;
   const awaited = node.type === 'AwaitExpression';
   let value = node.type === 'AwaitExpression' ? node.argument : node;
-  // `f(x) || fallback`: the fallback is the test's, the value checked is the call's.
-  while (value.type === 'LogicalExpression' && value.operator !== '&&') value = value.left;
+  // `f(x) || fallback`: the fallback is the test's, the value checked is the call's; in
+  // `ok(min === version)` the value checked is `min`, the side that is no literal.
+  for (;;) {
+    if (value.type === 'LogicalExpression' && value.operator !== '&&') value = value.left;
+    else if (value.type === 'BinaryExpression' && EQUALITY.has(value.operator) && value.left.type !== 'PrivateName')
+      value = isLiteral(value.left) ? value.right : value.left;
+    else break;
+  }
   if (isCall(value)) return { call: callText(repro, value), awaited, checked: null };
   const root = chainRoot(value);
   const checked = textOf(repro, value);

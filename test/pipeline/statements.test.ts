@@ -298,6 +298,15 @@ ${body}
     expect(statement).toMatchObject({ title: 'After `chunk([1, 2, 3], 2)`, `result.length` is `1` instead of `2`' });
   });
 
+  it('name the call behind a value an assertion compares with another', () => {
+    const statement = statementFor("  const min = chunk([1, 2, 3], 2);\n  assert.ok(min === 2 || min.length === 2);", 6, {
+      message: 'x',
+      expected: '2',
+      actual: 'null',
+    });
+    expect(statement).toMatchObject({ title: '`chunk([1, 2, 3], 2)` returns `null` instead of `2`' });
+  });
+
   it('say an awaited call resolves to its value', () => {
     const statement = statementFor("  assert.deepEqual(await load('a.conf'), { x: 1 });", 5, {
       message: 'x',
