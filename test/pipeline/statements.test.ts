@@ -299,7 +299,7 @@ ${body}
   });
 
   it('name the call behind a value an assertion compares with another', () => {
-    const statement = statementFor("  const min = chunk([1, 2, 3], 2);\n  assert.ok(min === 2 || min.length === 2);", 6, {
+    const statement = statementFor('  const min = chunk([1, 2, 3], 2);\n  assert.ok(min === 2 || min.length === 2);', 6, {
       message: 'x',
       expected: '2',
       actual: 'null',
