@@ -120,15 +120,22 @@ const REPRO_TRIES = 3;
  * by a repro that runs than by a slightly better symptom without one.
  */
 async function statedFailure(candidate: Candidate, input: StatementInput, sources: StatementSources) {
-  let first: { test: FailedTest; repro: Repro | null; outcome: ReproOutcome; code: string | null } | null = null;
+  let primary: StatedFailure | null = null;
   for (const test of failuresToState(input.failed).slice(0, REPRO_TRIES)) {
     // Cut once: the check runs it, and the statement is written from it.
     const repro = test.failure ? reproFor(input, test) : null;
     const stated = { test, repro, ...(await checkedRepro(candidate, test, repro, sources)) };
-    if (stated.outcome.status === 'executed') return stated;
-    first ??= stated;
+    primary ??= stated;
+    if (stated.outcome.status === 'executed') return { stated, primary };
   }
-  return first;
+  return { stated: primary, primary };
+}
+
+interface StatedFailure {
+  test: FailedTest;
+  repro: Repro | null;
+  outcome: ReproOutcome;
+  code: string | null;
 }
 
 /**
@@ -168,7 +175,7 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
     style,
     assertDialect: sources.dialect,
   };
-  const stated = await statedFailure(candidate, input, sources);
+  const { stated, primary: first } = await statedFailure(candidate, input, sources);
   const primary = stated?.test ?? null;
   const code = stated?.code ?? null;
   const outcome: ReproOutcome = stated?.outcome ?? { status: 'none' };
@@ -193,11 +200,17 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
       llmFallback = (error as Error).message;
     }
   }
-  const statement = writeStatement(input, () => code, primary, stated?.repro ?? null);
+  let statement = writeStatement(input, () => code, primary, stated?.repro ?? null);
+  let shown = outcome;
+  // Another file's failure may give the test away where the first's does not (its title names the function in words).
+  if ('rejected' in statement && first && first !== stated) {
+    statement = writeStatement(input, () => first.code, first.test, first.repro);
+    shown = first.outcome;
+  }
   const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}), ...asked };
   return 'rejected' in statement
     ? { ...by, status: 'rejected', title: '', body: '', reason: statement.rejected }
-    : { ...by, status: 'written', ...statement, repro: outcome };
+    : { ...by, status: 'written', ...statement, repro: shown };
 }
 
 /** The Node.js version the tests run on: this process's locally, the base image's tag in docker (`node:20-bookworm`). */

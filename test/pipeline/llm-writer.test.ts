@@ -222,10 +222,23 @@ describe('the language-model writer', () => {
         return script.code.includes('clamp(15') ? { status: 'cut', reason: 'it passes on the buggy code' } : { status: 'executed' };
       },
     });
-    delete FILES['test/bounds.test.js'];
     expect(ran).toEqual([expect.stringContaining('clamp(15, 0, 10)'), expect.stringContaining('clamp(20, 0, 10)')]);
     expect(issue).toMatchObject({ title: '`clamp(20, 0, 10)` returns `20` instead of `10`', repro: { status: 'executed' } });
     expect(issue.body).toContain('clamp(20, 0, 10)');
+
+    // A statement from the other file that would give its test away is not written: the first failure's is, without its repro.
+    const revealing = { ...other, titlePath: ['clamp(20, 0, 10)'] };
+    const fallback = await issueFor(candidate, [failedTest, revealing], {
+      ...sources(null),
+      runRepro: async (_candidate, script) =>
+        script.code.includes('clamp(15') ? { status: 'cut', reason: 'it passes on the buggy code' } : { status: 'executed' },
+    });
+    delete FILES['test/bounds.test.js'];
+    expect(fallback).toMatchObject({
+      status: 'written',
+      title: '`clamp(15, 0, 10)` returns `15` instead of `10`',
+      repro: { status: 'cut', reason: 'it passes on the buggy code' },
+    });
   });
 
   it('counts a reply without a script as a statement without a repro', async () => {
