@@ -57,7 +57,20 @@ export type Symptom =
 const MISSING_REJECTION = /Missing expected rejection|resolved .*instead of reject/;
 const MISSING_EXCEPTION = /Missing expected exception|did not throw|\bto throw an error|expected function to throw/;
 
+/**
+ * The error that code threw where a test said it must not, as the assertion reports it: jest's
+ * `not.toThrow` ("Error name: "RangeError"", "Error message: "..."") and chai's ("expected
+ * [Function] to not throw an error but 'RangeError: ...' was thrown"); null for any other failure.
+ */
+function unwantedError(message: string): string | null {
+  const jest = /Error name:\s+"([^"\n]+)"\s*\n\s*Error message:\s+"(.*)"/.exec(message);
+  if (jest) return `${jest[1]}: ${jest[2]}`;
+  return /to not throw an error but '(.+)' was thrown/.exec(message)?.[1] ?? null;
+}
+
 export function symptomOf(failure: NonNullable<FailedTest['failure']>): Symptom {
+  const unwanted = unwantedError(failure.message);
+  if (unwanted) return { kind: 'error', thrown: true, error: clip(unwanted) };
   const rejects = failure.operator === 'rejects' || MISSING_REJECTION.test(failure.message);
   if (rejects || failure.operator === 'throws' || MISSING_EXCEPTION.test(failure.message)) {
     // node's assert names the class it waited for: "Missing expected exception (RangeError)."

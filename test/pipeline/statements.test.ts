@@ -192,6 +192,24 @@ describe('the failure a statement is written from', () => {
     });
   });
 
+  it("reads expect's unwanted exception as the error the code threw, not as the assertion's words", () => {
+    const jestUnwanted = {
+      message:
+        'expect(received).not.toThrow()\n\nError name:    "RangeError"\nError message: "empty range"\n\n      at clamp (src/math.js:3:11)',
+      name: 'Error',
+    };
+    expect(write(input([failed(15, jestUnwanted, 'refuses an inverted range')]))).toMatchObject({
+      title: '`clamp(1, 5, 0)` throws RangeError: empty range',
+    });
+    const chaiUnwanted = {
+      message: "expected [Function] to not throw an error but 'RangeError: empty range' was thrown",
+      name: 'AssertionError',
+    };
+    expect(write(input([failed(15, chaiUnwanted, 'refuses an inverted range')]))).toMatchObject({
+      title: '`clamp(1, 5, 0)` throws RangeError: empty range',
+    });
+  });
+
   it('never shows expected and actual that print the same', () => {
     const same = { message: 'expected 10 to deeply equal 10', name: 'AssertionError', expected: '10', actual: '10' };
     const statement = write(input([failed(9, same)]));
