@@ -13,7 +13,7 @@ import { checkRepro, type ReproRun } from '../validation/repro-check.js';
 import { suitesOf } from '../runners/suites.js';
 import { writeStatement } from '../statements/statement.js';
 import { reproInStatement } from '../statements/render.js';
-import { failuresToState } from '../statements/symptom.js';
+import { failuresToState, namesCall, subjectOf } from '../statements/symptom.js';
 import type { Candidate, FailedTest, Issue, ReproOutcome } from '../store/records.js';
 import { difficultyOf } from '../dataset/difficulty.js';
 import { Progress } from '../common/progress.js';
@@ -116,19 +116,23 @@ const REPRO_TRIES = 3;
 /**
  * The failure a statement is written from, with its repro and how that ran: the most informative
  * failure, unless its repro does not run as the statement would say and the best failure of
- * another test file (up to REPRO_TRIES files in all) has one that does. A reader is better served
- * by a repro that runs than by a slightly better symptom without one.
+ * another test file (up to REPRO_TRIES files in all) has one that does, or, when none does, one
+ * whose call can be named. A reader is better served by a repro that runs, and a
+ * title that names what misbehaves, than by a slightly better symptom.
  */
 async function statedFailure(candidate: Candidate, input: StatementInput, sources: StatementSources) {
   let primary: StatedFailure | null = null;
+  let named: StatedFailure | null = null;
   for (const test of failuresToState(input.failed).slice(0, REPRO_TRIES)) {
     // Cut once: the check runs it, and the statement is written from it.
     const repro = test.failure ? reproFor(input, test) : null;
     const stated = { test, repro, ...(await checkedRepro(candidate, test, repro, sources)) };
     primary ??= stated;
     if (stated.outcome.status === 'executed') return { stated, primary };
+    if (namesCall(subjectOf(repro, test.titlePath))) named ??= stated;
   }
-  return { stated: primary, primary };
+  // Without a repro that runs, a failure whose title can name what misbehaves.
+  return { stated: named ?? primary, primary };
 }
 
 interface StatedFailure {

@@ -101,6 +101,9 @@ export interface Subject {
   checked: string | null;
 }
 
+/** Whether a title from this subject names a call: its own, or the one its checked value is part of (`chunk(…).length`). */
+export const namesCall = (subject: Subject): boolean => subject.call !== null || /\(/.test(subject.checked ?? '');
+
 /** The expression a callback body consists of: `() => f(x)` or `() => { f(x); }`. */
 function soleExpression(body: Node): Node | null {
   if (body.type !== 'BlockStatement') return body;

@@ -233,12 +233,24 @@ describe('the language-model writer', () => {
       runRepro: async (_candidate, script) =>
         script.code.includes('clamp(15') ? { status: 'cut', reason: 'it passes on the buggy code' } : { status: 'executed' },
     });
-    delete FILES['test/bounds.test.js'];
     expect(fallback).toMatchObject({
       status: 'written',
       title: '`clamp(15, 0, 10)` returns `15` instead of `10`',
       repro: { status: 'cut', reason: 'it passes on the buggy code' },
     });
+
+    // When no repro runs, a failure whose call can be named speaks for the candidate over one whose cannot.
+    FILES['test/exit.test.js'] = TEST_FILE.replace('assert.equal(clamp(15, 0, 10), 10);', 'const code = 1;\n  assert.equal(code, 0);');
+    const unnamed: FailedTest = {
+      ...failedTest,
+      testId: 'test/exit.test.js::returns the upper bound for values above it',
+      file: 'test/exit.test.js',
+      failure: { ...failedTest.failure!, expected: '0', actual: '1', location: { file: 'test/exit.test.js', line: 7, column: 10 } },
+    };
+    const named = await issueFor(candidate, [unnamed, other], { ...sources(null), runRepro: async () => ({ status: 'cut', reason: 'x' }) });
+    delete FILES['test/bounds.test.js'];
+    delete FILES['test/exit.test.js'];
+    expect(named).toMatchObject({ title: '`clamp(20, 0, 10)` returns `20` instead of `10`', repro: { status: 'cut' } });
   });
 
   it('counts a reply without a script as a statement without a repro', async () => {
