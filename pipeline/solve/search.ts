@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { applyEdit } from '../../mutators/edits.js';
 import { mutantsOf } from '../../mutators/generate.js';
@@ -122,6 +122,14 @@ async function withCoverage<T extends { exitCode: number | null }>(
   };
 }
 
+/** Whether a run loaded files of the package that git does not track (its build's output), besides the repro itself. */
+async function loadsBuiltOutput(tree: string, loaded: string[]): Promise<boolean> {
+  const files = loaded.filter((file) => !file.startsWith(`${dirname(reproFileOf({ module: 'esm' }))}/`));
+  if (files.length === 0) return false;
+  const tracked = new Set((await git(tree, ['ls-files', '--', ...files])).split('\n'));
+  return files.some((file) => !tracked.has(file));
+}
+
 /** The statement's repro as the oracle, when it fails on the task's code as a reader runs it. */
 async function reproOracle(instance: Instance, sandbox: Sandbox, repo: RepoKnowledge): Promise<Oracle | null> {
   const script = reproInStatement(instance.problem_statement);
@@ -132,7 +140,9 @@ async function reproOracle(instance: Instance, sandbox: Sandbox, repo: RepoKnowl
     sandbox.exec({ file: sandbox.tools.node, args: [file], env }, { timeoutMs });
   let first = await withCoverage(sandbox, runOnce);
   let packageBuild: Oracle['packageBuild'] = null;
-  if (first.result.exitCode !== 0 && MISSING_MODULE.test(first.result.outputTail)) {
+  const missing = first.result.exitCode !== 0 && MISSING_MODULE.test(first.result.outputTail);
+  // Built output a reused tree kept from another task's code is built again from this one's.
+  if (missing || (await loadsBuiltOutput(sandbox.root, Object.keys(first.executed)))) {
     const built = await buildPackage(sandbox);
     if (!built || built.timedOut) return null;
     packageBuild = { exitCode: built.exitCode };
