@@ -23,7 +23,8 @@ const ran = (executed: Executed, path: string, name: string): boolean => {
  * The source functions the failing runs executed, most suspicious first, by Ochiai over runs:
  * failed(f) / sqrt(failed × (failed(f) + passed(f))). A loaded file stands for the source files it
  * is built from (`dist/parse.js` for `src/parse.ts`); a function is known by the short name V8
- * gives it, so two methods of one name in one file share a score. Ties keep source order.
+ * gives it, so two methods of one name in one file share a score, and where a bundler renamed
+ * them all, every function of the file takes the file's best score. Ties keep source order.
  */
 export function suspectsOf(
   failing: readonly Executed[],
@@ -32,7 +33,8 @@ export function suspectsOf(
   parsed: (file: string) => SourceFile | null,
 ): Suspect[] {
   const scores = new Map<string, number>();
-  const scoredFiles = new Set<string>();
+  /** Per source file, the best score of a function run from it, whatever its name. */
+  const fileScores = new Map<string, number>();
   const keyOf = (file: string, name: string) => `${file}\0${name}`;
   const sourcesOfLoaded = new Map<string, string[]>();
   const sourcesOf = (loaded: string) => {
@@ -53,15 +55,18 @@ export function suspectsOf(
         for (const source of sourcesOf(path)) {
           const key = keyOf(source, name);
           scores.set(key, Math.max(scores.get(key) ?? 0, score));
-          scoredFiles.add(source);
+          fileScores.set(source, Math.max(fileScores.get(source) ?? 0, score));
         }
       }
   const suspects: Suspect[] = [];
-  for (const file of sourceFiles.filter((each) => scoredFiles.has(each))) {
+  for (const file of sourceFiles.filter((each) => fileScores.has(each))) {
     const source = parsed(file);
     if (!source) continue;
-    for (const unit of discoverUnits(source)) {
-      const score = scores.get(keyOf(file, runtimeName(unit.name)));
+    const units = discoverUnits(source);
+    // A bundler that renamed the functions (`format` became `f`) leaves no name to match: the file's functions share its score.
+    const renamed = units.every((unit) => !scores.has(keyOf(file, runtimeName(unit.name))));
+    for (const unit of units) {
+      const score = renamed ? fileScores.get(file) : scores.get(keyOf(file, runtimeName(unit.name)));
       if (score !== undefined) suspects.push({ file, unit, score });
     }
   }

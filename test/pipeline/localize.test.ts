@@ -34,6 +34,16 @@ describe('fault localization', () => {
     expect(suspects.map((suspect) => `${suspect.file} ${suspect.unit.name}`)).toEqual(['src/cart.js Cart.add']);
   });
 
+  it("gives every function of a file its best score where a bundler renamed them, as V8 then knows none by the source's name", () => {
+    const failing = [{ 'dist/cart.js': { u: 1, f: 2 } }];
+    const suspects = suspectsOf(failing, [{ 'dist/cart.js': { u: 1 } }], ['src/cart.js'], parsed);
+    expect(suspects.map((suspect) => [suspect.unit.name, suspect.score])).toEqual([
+      ['parse', 1],
+      ['total', 1],
+      ['Cart.add', 1],
+    ]);
+  });
+
   it('tells the edits in code a real run never reached, which cannot change what it does', () => {
     const dir = mkdtempSync(join(tmpdir(), 'swesynth-blocks-'));
     try {
