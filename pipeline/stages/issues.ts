@@ -113,6 +113,14 @@ async function checkedRepro(
 /** Test files a statement may be written from when the first one's repro does not run: each try runs a repro twice. */
 const REPRO_TRIES = 3;
 
+/** A failure a statement may be written from, with its repro and how that ran. */
+interface StatedFailure {
+  test: FailedTest;
+  repro: Repro | null;
+  outcome: ReproOutcome;
+  code: string | null;
+}
+
 /**
  * The failure a statement is written from, with its repro and how that ran: the most informative
  * failure, unless its repro does not run as the statement would say and the best failure of
@@ -120,7 +128,11 @@ const REPRO_TRIES = 3;
  * whose call can be named. A reader is better served by a repro that runs, and a
  * title that names what misbehaves, than by a slightly better symptom.
  */
-async function statedFailure(candidate: Candidate, input: StatementInput, sources: StatementSources) {
+async function statedFailure(
+  candidate: Candidate,
+  input: StatementInput,
+  sources: StatementSources,
+): Promise<{ stated: StatedFailure | null; primary: StatedFailure | null }> {
   let primary: StatedFailure | null = null;
   let named: StatedFailure | null = null;
   for (const test of failuresToState(input.failed).slice(0, REPRO_TRIES)) {
@@ -133,13 +145,6 @@ async function statedFailure(candidate: Candidate, input: StatementInput, source
   }
   // Without a repro that runs, a failure whose title can name what misbehaves.
   return { stated: named ?? primary, primary };
-}
-
-interface StatedFailure {
-  test: FailedTest;
-  repro: Repro | null;
-  outcome: ReproOutcome;
-  code: string | null;
 }
 
 /**
@@ -179,16 +184,16 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
     style,
     assertDialect: sources.dialect,
   };
-  const { stated, primary: first } = await statedFailure(candidate, input, sources);
-  const primary = stated?.test ?? null;
+  const { stated, primary } = await statedFailure(candidate, input, sources);
+  const test = stated?.test ?? null;
   const code = stated?.code ?? null;
   const outcome: ReproOutcome = stated?.outcome ?? { status: 'none' };
   let llmFallback: string | undefined;
   const asked = llm ? { llm: llmSettingsOf(llm) } : {};
-  if (llm && primary?.failure) {
+  if (llm && test?.failure) {
     try {
       const statement = await writeWithLlm(llm, {
-        failure: primary.failure,
+        failure: test.failure,
         repro: code,
         bugPatch: candidate.bugPatch,
         packageName: pkg.name,
@@ -196,7 +201,7 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
         style,
       });
       const leak = leakIn(statement, input.forbidden);
-      const shown = leak ? null : await shownRepro(candidate, statement.body, code, outcome, primary.failure, sources);
+      const shown = leak ? null : await shownRepro(candidate, statement.body, code, outcome, test.failure, sources);
       if (shown && !('fails' in shown))
         return { candidateId: candidate.id, status: 'written', ...statement, writer: `llm:${llm.model}`, repro: shown, ...asked };
       llmFallback = leak ? `its statement would reveal "${leak}"` : shown!.fails;
@@ -204,12 +209,12 @@ export async function issueFor(candidate: Candidate, failed: FailedTest[], sourc
       llmFallback = (error as Error).message;
     }
   }
-  let statement = writeStatement(input, () => code, primary, stated?.repro ?? null);
+  let statement = writeStatement(input, () => code, test, stated?.repro ?? null);
   let shown = outcome;
   // Another file's failure may give the test away where the first's does not (its title names the function in words).
-  if ('rejected' in statement && first && first !== stated) {
-    statement = writeStatement(input, () => first.code, first.test, first.repro);
-    shown = first.outcome;
+  if ('rejected' in statement && primary && primary !== stated) {
+    statement = writeStatement(input, () => primary.code, primary.test, primary.repro);
+    shown = primary.outcome;
   }
   const by = { candidateId: candidate.id, writer: `template:${style}`, ...(llmFallback ? { llmFallback } : {}), ...asked };
   return 'rejected' in statement
