@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { applyEdit } from '../../mutators/edits.js';
 import { mutantsOf } from '../../mutators/generate.js';
@@ -26,6 +26,7 @@ import {
   linkPackage,
   MISSING_MODULE,
   packageBuildScript,
+  REPRO_DIR,
   REPRO_TIMEOUT_MS,
   reproFileOf,
 } from '../validation/repro-check.js';
@@ -124,7 +125,7 @@ async function withCoverage<T extends { exitCode: number | null }>(
 
 /** Whether a run loaded files of the package that git does not track (its build's output), besides the repro itself. */
 async function loadsBuiltOutput(tree: string, loaded: string[]): Promise<boolean> {
-  const files = loaded.filter((file) => !file.startsWith(`${dirname(reproFileOf({ module: 'esm' }))}/`));
+  const files = loaded.filter((file) => !file.startsWith(`${REPRO_DIR}/`));
   if (files.length === 0) return false;
   const tracked = new Set((await git(tree, ['ls-files', '--', ...files])).split('\n'));
   return files.some((file) => !tracked.has(file));

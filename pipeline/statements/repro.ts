@@ -321,20 +321,20 @@ function writerOf(text: string, edits: Edit[]) {
 /** What a dropped statement leaves, so that its line goes too. */
 const DROPPED = '\u0000';
 
-/** The declarations of the helpers `code` calls (and those they call), in an order that declares each before its use. */
+/** The declarations of the helpers `code` calls, and of those they call (functions, declared in any order). */
 function helpersFor(helpers: Record<string, string>, code: string): string[] {
-  const used: string[] = [];
+  const used = new Set<string>();
   const calls = (text: string, name: string) => new RegExp(`(?<![\\w$.])${name}\\(`).test(text);
-  for (let text = code, found = true; found;) {
-    found = false;
+  for (let text = code, grew = true; grew;) {
+    grew = false;
     for (const [name, declaration] of Object.entries(helpers))
-      if (!used.includes(name) && calls(text, name)) {
-        used.unshift(name);
+      if (!used.has(name) && calls(text, name)) {
+        used.add(name);
         text += `\n${declaration}`;
-        found = true;
+        grew = true;
       }
   }
-  return used.map((name) => helpers[name]!);
+  return [...used].map((name) => helpers[name]!);
 }
 
 /** The test's code as Node runs it: fixtures, the statements up to the failing one, with Node's assertions and the imports they need. */

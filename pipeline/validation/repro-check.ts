@@ -10,7 +10,7 @@ import type { Judge } from './judge.js';
 export type ReproRun = { status: 'executed' } | { status: 'cut'; reason: string };
 
 /** The repro's folder in the sandbox: the script, and the package under its own name beside it. */
-const REPRO_DIR = '.swesynth-repro';
+export const REPRO_DIR = '.swesynth-repro';
 
 /** Where a repro script goes in the sandbox, named for its module kind. */
 export const reproFileOf = (script: Pick<Script, 'module'>): string => `${REPRO_DIR}/repro.${script.module === 'esm' ? 'mjs' : 'cjs'}`;
