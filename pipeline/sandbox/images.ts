@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type Docker from 'dockerode';
 import { execa } from 'execa';
 import { UserError } from '../common/errors.js';
+import { Progress } from '../common/progress.js';
 import { reporterPath } from '../common/paths.js';
 import { unreachableHostError } from '../repo/install-sources.js';
 import type { RepoProfile } from '../repo/profile.js';
@@ -79,7 +80,15 @@ export interface EnvironmentImage {
  */
 export async function environmentImage(
   docker: Docker,
-  options: { workspace: string; profile: RepoProfile; commit: string; baseImage: string; log: (line: string) => void },
+  options: {
+    workspace: string;
+    profile: RepoProfile;
+    commit: string;
+    baseImage: string;
+    log: (line: string) => void;
+    /** A progress bar over the Dockerfile's steps. */
+    progress?: boolean;
+  },
 ): Promise<EnvironmentImage> {
   const { workspace, profile, commit, baseImage, log } = options;
   const name = environmentImageName(profile, commit);
@@ -115,18 +124,27 @@ export async function environmentImage(
     const stream = await docker.buildImage(tar.stdout!, { t: name, labels: { [LABEL]: '1', [INPUTS_LABEL]: inputs }, forcerm: true });
     const output: string[] = [];
     let stepError: string | null = null;
+    // Set by the build's events, which TypeScript cannot see assign it.
+    const steps: { bar: Progress | null } = { bar: null };
     const failure = await new Promise<string | null>((resolve) => {
       docker.modem.followProgress(
         stream,
         (error) => resolve(error ? error.message : null),
         (event: { stream?: string; error?: string }) => {
           if (event.stream) output.push(...event.stream.split('\n').filter(Boolean));
+          // The builder starts each step with "Step 3/7 : RUN ...".
+          const step = /^Step (\d+)\/(\d+) :/m.exec(event.stream ?? '');
+          if (step) {
+            steps.bar ??= new Progress(`image ${name}`, Number(step[2]), options.progress ?? false);
+            if (Number(step[1]) > 1) steps.bar.tick('step');
+          }
           if (event.error) stepError = event.error;
         },
       );
     });
     await tar.catch(() => undefined);
     const error = failure ?? stepError;
+    if (!error) steps.bar?.tick('step');
     if (error) {
       const unreachable = await unreachableHostError(workspace, output.join('\n'));
       if (unreachable) throw unreachable;

@@ -96,7 +96,7 @@ export async function buildImageFromProfile(
   try {
     const workspace = join(scratch, 'workspace');
     const commit = await materialize(source, workspace);
-    return await environmentImage(await connectEngine(), { workspace, profile: source.profile, commit, baseImage, log });
+    return await environmentImage(await connectEngine(), { workspace, profile: source.profile, commit, baseImage, log, progress: true });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -111,7 +111,14 @@ async function inWorkspace(source: Pick<StageContext, 'profile' | 'log'>, worksp
 async function inDocker(ctx: StageContext, workspace: string, commit: string): Promise<Place> {
   const { profile, options, log } = ctx;
   const docker = await connectEngine();
-  const image = await environmentImage(docker, { workspace, profile, commit, baseImage: options.docker.baseImage, log: log.info });
+  const image = await environmentImage(docker, {
+    workspace,
+    profile,
+    commit,
+    baseImage: options.docker.baseImage,
+    log: log.info,
+    progress: options.progress,
+  });
   log.info(
     `setup: image ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'reused'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`,
   );
