@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { applyEdit } from '../../mutators/edits.js';
-import { mutantsOf } from '../../mutators/generate.js';
+import { mutantsOf, type Mutant } from '../../mutators/generate.js';
 import { parseSource } from '../../mutators/parse.js';
 import { OPERATORS } from '../../mutators/registry.js';
 import type { SourceFile } from '../../mutators/types.js';
@@ -262,19 +262,11 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
     const treeEdits = new TreeEdits(sandbox, builds);
     const visibleTests = new VisibleTests(sandbox, repo, visible);
 
+    const { plans, skipped } = planEdits(suspects, parsedOf, oracle.blocks);
     let edits = 0;
-    let skipped = 0;
-    for (const [index, suspect] of suspects.entries()) {
-      const file = parsedOf(suspect.file)!;
+    for (const [index, { suspect, file, mutants }] of plans.entries()) {
       const covering = visibleTests.covering(suspect);
-      const ran = oracle.blocks[suspect.file];
-      // Node reads a file without its byte order mark, so V8's offsets start one later.
-      const shift = file.text.startsWith('\uFEFF') ? 1 : 0;
-      for (const mutant of mutantsOf(file, OPERATORS).filter((each) => sameUnit(each.unit, suspect))) {
-        if (ran && !mayHaveRun(ran, mutant.edit.start - shift, mutant.edit.end - shift)) {
-          skipped++;
-          continue;
-        }
+      for (const mutant of mutants) {
         if (edits >= budget) return outcome({ status: 'not-found', oracle: oracle.kind, edits, skipped, suspects: suspects.length });
         edits++;
         const patch = await treeEdits.with(suspect.file, file.text, applyEdit(file.text, mutant.edit), async () =>
@@ -301,6 +293,30 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
   } finally {
     await sandbox.dispose();
   }
+}
+
+/**
+ * The edits to try, per suspect function: the operators' edits in it, less those in code the check
+ * never ran (they cannot change its outcome). Most suspicious first; among equally suspicious
+ * functions, the one with the fewest edits first, so that a budget reaches as many as it can.
+ */
+function planEdits(suspects: Suspect[], parsedOf: (file: string) => SourceFile | null, blocks: Record<string, Blocks>) {
+  const mutantsOfFile = new Map<string, Mutant[]>();
+  let skipped = 0;
+  const plans = suspects.map((suspect) => {
+    const file = parsedOf(suspect.file)!;
+    if (!mutantsOfFile.has(suspect.file)) mutantsOfFile.set(suspect.file, mutantsOf(file, OPERATORS));
+    const ran = blocks[suspect.file];
+    // Node reads a file without its byte order mark, so V8's offsets start one later.
+    const shift = file.text.startsWith('\uFEFF') ? 1 : 0;
+    const inUnit = mutantsOfFile.get(suspect.file)!.filter((mutant) => sameUnit(mutant.unit, suspect));
+    const mutants = ran ? inUnit.filter((mutant) => mayHaveRun(ran, mutant.edit.start - shift, mutant.edit.end - shift)) : inUnit;
+    skipped += inUnit.length - mutants.length;
+    return { suspect, file, mutants };
+  });
+  // A stable sort: equal scores and sizes keep the suspects' order.
+  plans.sort((a, b) => b.suspect.score - a.suspect.score || a.mutants.length - b.mutants.length);
+  return { plans, skipped };
 }
 
 /** A build a changed source file needs before a check: the file alone when that gives what the whole build gives, else the whole build. */
