@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
+import { testFileOf } from '../runners/test-ids.js';
 import type { Candidate, CoverageMap, Verdict } from '../store/records.js';
 import { loadedAs, runtimeName } from '../validation/test-selection.js';
 
@@ -92,7 +93,6 @@ export function changedLines(patch: string): number {
   return patch.split('\n').filter((line) => /^[-+](?![-+]{2} )/.test(line)).length;
 }
 
-const fileOf = (testId: string) => testId.slice(0, testId.indexOf('::'));
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether the statement names every changed function: by its name as a word, or by its file's base name. */
@@ -157,7 +157,7 @@ export function difficultyOf(
   const { sites } = candidate;
   const files = [...new Set(sites.map((site) => site.file))];
   const functions = [...new Set(sites.map((site) => `${site.file}\0${site.unit}`))];
-  const failingFiles = new Set(verdict.failToPass.map(fileOf));
+  const failingFiles = new Set(verdict.failToPass.map(testFileOf));
   const features: Features = {
     fix: { lines: changedLines(candidate.fixPatch), sites: sites.length, functions: functions.length, files: files.length },
     failToPass: verdict.failToPass.length,

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { testIdsOf, type DatasetRepo, type Instance } from './instance.js';
+import { testFileOf } from '../runners/test-ids.js';
 import { readDataset } from './read.js';
 import { UserError } from '../common/errors.js';
 import type { RepoProfile } from '../repo/profile.js';
@@ -84,8 +85,6 @@ const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec)\./;
 const PREDICTIONS_HINT =
   'predictions are a JSON array, or JSON Lines, of objects with "instance_id", "model_name_or_path" and "model_patch"';
-
-const fileOf = (testId: string) => testId.slice(0, testId.indexOf('::'));
 
 /** The paths a patch names in its `diff --git`, `---` and `+++` headers. */
 function patchedPaths(patch: string): string[] {
@@ -173,7 +172,7 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     }
     const noticing = ctx.testFilesOf(instance);
     const listed = noticing === undefined ? [...failToPass, ...passToPass] : failToPass;
-    const files = [...new Set([...listed.map(fileOf), ...(noticing ?? [])])].sort();
+    const files = [...new Set([...listed.map(testFileOf), ...(noticing ?? [])])].sort();
     const skip = ctx.setAsideOf(instance.repo);
     const run = await runSuites(sandbox, suites, { testFiles: files, only: files, skip, timeoutMs: ctx.timeoutMs });
     if (run.kind === 'timeout')
@@ -186,7 +185,7 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     const passing = new Set(run.results.filter((test) => test.status === 'pass').map((test) => test.id));
     const ran = new Set(files);
     const failToPassFailed = failToPass.filter((id) => !passing.has(id));
-    const passToPassFailed = passToPass.filter((id) => ran.has(fileOf(id)) && !passing.has(id));
+    const passToPassFailed = passToPass.filter((id) => ran.has(testFileOf(id)) && !passing.has(id));
     const status = failToPassFailed.length + passToPassFailed.length === 0 ? 'resolved' : 'unresolved';
     return verdict(prediction, status, { ...graded, failToPassFailed, passToPassFailed });
   } finally {

@@ -14,3 +14,8 @@ export function withUniqueIds<T extends { id: string }>(results: T[]): T[] {
 export function testId(file: string, titlePath: string[]): string {
   return `${file}::${titlePath.join(' > ')}`;
 }
+
+/** The test file of a test id (`test/parse.js::parses dates`). */
+export function testFileOf(id: string): string {
+  return id.slice(0, id.indexOf('::'));
+}

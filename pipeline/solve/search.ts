@@ -8,10 +8,11 @@ import { OPERATORS } from '../../mutators/registry.js';
 import type { SourceFile } from '../../mutators/types.js';
 import { mayHaveRun, suspectsOf, type Blocks, type Executed, type Suspect } from './localize.js';
 import { git } from '../common/git.js';
-import type { Instance } from '../dataset/instance.js';
+import { testIdsOf, type Instance } from '../dataset/instance.js';
 import { hiddenTestFiles } from '../dataset/task-tree.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { runSuites, suitesOf } from '../runners/suites.js';
+import { testFileOf } from '../runners/test-ids.js';
 import type { NamedTest, TestResult } from '../runners/types.js';
 import { LocalSandbox } from '../sandbox/local.js';
 import type { NodeRuntime } from '../sandbox/node-runtime.js';
@@ -232,7 +233,10 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
   try {
     if (!(await fullBuild())) return outcome({ status: 'error', detail: "the task's code does not build" });
     const hidden = new Set(hiddenTestFiles(instance.test_patch));
-    const visible = repo.testFiles.filter((file) => !hidden.has(file));
+    // Files the tests glob finds that hold no test (a module of cases the tests import) are no check:
+    // alone, they run nothing. Which visible files hold tests an agent sees by reading them.
+    const holdTests = new Set(testIdsOf(instance.PASS_TO_PASS).map(testFileOf));
+    const visible = repo.testFiles.filter((file) => !hidden.has(file) && holdTests.has(file));
     const oracle = (await reproOracle(instance, sandbox, repo)) ?? (await visibleTestsOracle(sandbox, repo, visible));
     if (!oracle) return outcome({ status: 'no-oracle', detail: 'no repro in the statement fails, and no visible test fails' });
 

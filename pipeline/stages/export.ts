@@ -20,16 +20,17 @@ import { noticingFilesOf } from '../validation/judge.js';
 import { curate } from '../dataset/curation.js';
 import { withSearch, type Difficulty } from '../dataset/difficulty.js';
 import { solve } from '../solve/solve.js';
+import { testFileOf } from '../runners/test-ids.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
 function hiddenTestPatch(failToPass: readonly string[], read: (file: string) => string): string {
-  const files = [...new Set(failToPass.map((id) => id.slice(0, id.indexOf('::'))))].sort();
+  const files = [...new Set(failToPass.map(testFileOf))].sort();
   return files.map((file) => newFileDiff(file, read(file))).join('');
 }
 
 /** The runner of the suites holding these tests: the profile's, or in a workspace those of the packages involved. */
 function runnersOf(suites: Suite[], testIds: readonly string[]): string {
-  const files = testIds.map((id) => id.slice(0, id.indexOf('::')));
+  const files = testIds.map(testFileOf);
   return [...new Set(files.map((file) => suiteOfFile(suites, file)?.adapter.name).filter((name) => name !== undefined))].sort().join(',');
 }
 

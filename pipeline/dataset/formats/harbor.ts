@@ -17,6 +17,7 @@ import { hiddenTestFiles } from '../task-tree.js';
 import { bundleOf, checkoutTask, headsOf, taskRef } from './bundle.js';
 import { quote } from './tasks.js';
 import type { ExportFormat, FormatRepo } from './types.js';
+import { testFileOf } from '../../runners/test-ids.js';
 
 /** Where Harbor's verifier finds the reward, and where it puts tests/ and solution/ in the container. */
 const REWARD_FILE = '/logs/verifier/reward.txt';
@@ -32,9 +33,8 @@ const CONTAINER_TOOLS: Toolchain = {
 };
 const FILES = ['instruction.md', 'task.toml', 'environment/Dockerfile', 'environment/task.bundle', 'tests/test.sh', 'solution/solve.sh'];
 
-const fileOf = (testId: string) => testId.slice(0, testId.indexOf('::'));
 const testFilesOf = (instance: Instance) =>
-  [...new Set([...testIdsOf(instance.FAIL_TO_PASS), ...testIdsOf(instance.PASS_TO_PASS)].map(fileOf))].sort();
+  [...new Set([...testIdsOf(instance.FAIL_TO_PASS), ...testIdsOf(instance.PASS_TO_PASS)].map(testFileOf))].sort();
 
 /** The suites that run a task's tests, or null when one of them reports in a form the container's grader cannot read. */
 function gradedSuites(instance: Instance, profile: RepoProfile): Array<{ suite: Suite; files: string[] }> | null {
