@@ -139,6 +139,8 @@ export const MOCK_MATCHERS: Record<string, string> = {
     ]),
   ),
   ...Object.fromEntries(['toHaveBeenCalledTimes', 'toBeCalledTimes'].map((name) => [name, 'assert.strictEqual($0.mock.calls.length, $1)'])),
+  // vitest's.
+  toHaveBeenCalledOnce: 'assert.strictEqual($0.mock.calls.length, 1)',
   ...Object.fromEntries(
     ['toHaveBeenCalledWith', 'toBeCalledWith'].flatMap((name) => [
       [name, 'assert.ok($0.mock.calledWith($+))'],
