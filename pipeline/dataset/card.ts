@@ -39,8 +39,11 @@ function statementLine(statements: readonly StatementProvenance[]): string {
 /** How many statements show a repro that was run, and what became of the others. */
 function reproLine(statements: readonly StatementProvenance[]): string[] {
   const counts = new Map<string, number>();
-  for (const { repros = {} } of statements)
+  let testFiles = 0;
+  for (const { repros = {}, reproTestFiles = 0 } of statements) {
     for (const [status, n] of Object.entries(repros)) counts.set(status, (counts.get(status) ?? 0) + n);
+    testFiles += reproTestFiles;
+  }
   const all = [...counts.values()].reduce((sum, n) => sum + n, 0);
   if (all === 0) return [];
   const others = [
@@ -49,7 +52,7 @@ function reproLine(statements: readonly StatementProvenance[]): string[] {
     counts.get('none') ? `${counts.get('none')} with no test code to cut a repro from` : '',
   ].filter((part) => part !== '');
   return [
-    `Repros: ${counts.get('executed') ?? 0} of ${all} statements show a script that was run with Node alone, importing the package by its name: it fails on the buggy code as the statement says and passes on the fixed code.${others.length > 0 ? ` The others say what happens in words: ${others.join('; ')}.` : ''}`,
+    `Repros: ${counts.get('executed') ?? 0} of ${all} statements show a repro that was run: it fails on the buggy code as the statement says and passes on the fixed code. ${testFiles > 0 ? `${(counts.get('executed') ?? 0) - testFiles} are scripts run with Node alone, importing the package by its name; ${testFiles} are a test for the repository's own suite, where no such script could show the bug.` : 'Each is a script run with Node alone, importing the package by its name.'}${others.length > 0 ? ` The others say what happens in words: ${others.join('; ')}.` : ''}`,
   ];
 }
 

@@ -58,6 +58,8 @@ export const Instance = z.object({
       llm_fallback: z.string().optional(),
       /** Whether the statement's repro ran on the buggy and the fixed code (ReproOutcome's status); absent in datasets from before. */
       repro: ReproOutcome.shape.status.optional(),
+      /** How an executed repro runs: `script` with Node alone, or `test-file`, a test for the repository's own suite. */
+      repro_form: ReproOutcome.shape.form,
     })
     .optional(),
   /** How hard the task is, measured from execution (see difficulty.ts); absent in datasets from before. */
@@ -85,5 +87,7 @@ export const StatementProvenance = z.object({
   llm: z.array(LlmSettings),
   /** Statements per repro status (`executed`, `cut`, ...); absent in datasets from before repros ran. */
   repros: z.record(z.string(), z.number().int()).optional(),
+  /** Of the executed repros, those that are a test for the repository's own suite rather than a script. */
+  reproTestFiles: z.number().int().optional(),
 });
 export type StatementProvenance = z.infer<typeof StatementProvenance>;

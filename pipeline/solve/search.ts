@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { applyEdit } from '../../mutators/edits.js';
@@ -135,6 +136,12 @@ async function loadsBuiltOutput(tree: string, loaded: string[]): Promise<boolean
 /** The statement's repro as the oracle, when it fails on the task's code as a reader runs it. */
 async function reproOracle(instance: Instance, sandbox: Sandbox, repo: RepoKnowledge): Promise<Oracle | null> {
   const script = reproInStatement(instance.problem_statement);
+  if (script?.testFile) {
+    // A test for the suite is run as the visible tests are, from where the statement says to save it.
+    await sandbox.writeFile(script.testFile, script.code);
+    const oracle = await visibleTestsOracle(sandbox, repo, [script.testFile]);
+    return oracle && { ...oracle, kind: 'repro', failingFiles: new Set() };
+  }
   if (!script || !repo.packageName || (await linkPackage(sandbox, repo.packageName))) return null;
   const file = reproFileOf(script);
   await sandbox.writeFile(file, script.code);
@@ -295,6 +302,8 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
     }
     return outcome({ status: 'not-found', oracle: oracle.kind, edits, skipped, suspects: suspects.length });
   } finally {
+    const reproTest = reproInStatement(instance.problem_statement)?.testFile;
+    if (reproTest) await rm(join(tree, reproTest), { force: true });
     await sandbox.dispose();
   }
 }

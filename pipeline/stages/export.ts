@@ -97,6 +97,7 @@ function instancesOfRun(ctx: StageContext, searched: ReadonlyMap<string, Difficu
         llm: statement.llm ?? null,
         ...(statement.llmFallback ? { llm_fallback: statement.llmFallback } : {}),
         ...(statement.repro ? { repro: statement.repro.status } : {}),
+        ...(statement.repro?.form ? { repro_form: statement.repro.form } : {}),
       },
       ...(statement.difficulty ? { difficulty: difficultyWith(statement.difficulty, searched.get(instanceId)) } : {}),
     };
@@ -168,14 +169,16 @@ export function sourceOfRun(ctx: StageContext, searched: ReadonlyMap<string, Dif
 function statementsOf(instances: readonly Instance[]): StatementProvenance {
   const writers: Record<string, number> = {};
   const repros: Record<string, number> = {};
+  let reproTestFiles = 0;
   const llm = new Map<string, LlmSettings>();
   for (const { statement } of instances) {
     if (!statement) continue;
     writers[statement.writer] = (writers[statement.writer] ?? 0) + 1;
     if (statement.repro) repros[statement.repro] = (repros[statement.repro] ?? 0) + 1;
+    if (statement.repro_form === 'test-file') reproTestFiles++;
     if (statement.llm) llm.set(JSON.stringify(statement.llm), statement.llm);
   }
-  return { writers, llm: [...llm.values()], repros };
+  return { writers, llm: [...llm.values()], repros, ...(reproTestFiles > 0 ? { reproTestFiles } : {}) };
 }
 
 type ExportingRun = Pick<StageContext, 'store' | 'profile' | 'location' | 'runDir' | 'options' | 'log'>;

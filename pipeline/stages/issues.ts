@@ -96,18 +96,28 @@ export interface StatementSources {
   runRepro?: (candidate: Candidate, script: Script, symptom: Symptom) => Promise<ReproRun>;
 }
 
-/** The repro a statement may show: the script, when it ran on the buggy and fixed code as the statement says. */
+/**
+ * The repro a statement may show, when it ran on the buggy and fixed code as the statement says:
+ * the script that runs with Node alone, or, when that cannot show the bug (the package's build
+ * refuses the buggy code, the script cannot be written), the test file of the repository's runner.
+ * The outcome says why the script was cut when neither runs.
+ */
 async function checkedRepro(
   candidate: Candidate,
   test: FailedTest,
   repro: Repro | null,
   sources: StatementSources,
-): Promise<{ outcome: ReproOutcome; code: string | null }> {
+): Promise<{ outcome: ReproOutcome; code: Script | null }> {
   if (!repro || !test.failure) return { outcome: { status: 'none' }, code: null };
-  if ('unrunnable' in repro.script) return { outcome: { status: 'unrunnable', reason: repro.script.unrunnable }, code: null };
-  if (!sources.runRepro) return { outcome: { status: 'cut', reason: 'no sandbox to run it in' }, code: null };
-  const run = await sources.runRepro(candidate, repro.script, symptomOf(test.failure));
-  return run.status === 'executed' ? { outcome: { status: 'executed' }, code: repro.script.code } : { outcome: run, code: null };
+  const { runRepro } = sources;
+  if (!runRepro) return { outcome: { status: 'cut', reason: 'no sandbox to run it in' }, code: null };
+  const run = (script: Script | { unrunnable: string }): Promise<ReproOutcome> | ReproOutcome =>
+    'unrunnable' in script ? { status: 'unrunnable', reason: script.unrunnable } : runRepro(candidate, script, symptomOf(test.failure!));
+  const asScript = await run(repro.script);
+  if (asScript.status === 'executed') return { outcome: { status: 'executed', form: 'script' }, code: repro.script as Script };
+  if ((await run(repro.testFile)).status === 'executed')
+    return { outcome: { status: 'executed', form: 'test-file' }, code: repro.testFile as Script };
+  return { outcome: asScript, code: null };
 }
 
 /** Test files a statement may be written from when the first one's repro does not run: each try runs a repro twice. */
@@ -118,7 +128,7 @@ interface StatedFailure {
   test: FailedTest;
   repro: Repro | null;
   outcome: ReproOutcome;
-  code: string | null;
+  code: Script | null;
 }
 
 /**
@@ -155,14 +165,14 @@ async function statedFailure(
 async function shownRepro(
   candidate: Candidate,
   body: string,
-  checked: string | null,
+  checked: Script | null,
   outcome: ReproOutcome,
   failure: NonNullable<FailedTest['failure']>,
   sources: StatementSources,
 ): Promise<ReproOutcome | { fails: string }> {
   const script = reproInStatement(body);
   if (!script) return { status: 'none', reason: 'the statement shows no script' };
-  if (script.code.trim() === checked?.trim()) return outcome;
+  if (checked && script.code.trim() === checked.code.trim() && script.testFile === checked.testFile) return outcome;
   const run = sources.runRepro
     ? await sources.runRepro(candidate, script, symptomOf(failure))
     : { status: 'cut' as const, reason: 'no sandbox to run it in' };
@@ -289,13 +299,14 @@ export async function issues(ctx: StageContext): Promise<StageResult> {
   const summary = {
     written: all.filter((issue) => issue.status === 'written').length,
     reprosExecuted: all.filter((issue) => issue.repro?.status === 'executed').length,
+    reproTestFiles: all.filter((issue) => issue.repro?.form === 'test-file').length,
     rejected: all.filter((issue) => issue.status === 'rejected').length,
     llmFallbacks: all.filter((issue) => issue.llmFallback !== undefined).length,
   };
   store.finishStage('issues', summary);
   const fallbacks = summary.llmFallbacks > 0 ? `; ${summary.llmFallbacks} by the template where the language model failed` : '';
   log.info(
-    `issues: ${summary.written} problem statements written (${summary.reprosExecuted} with a repro run on the buggy and the fixed code), ${summary.rejected} rejected${fallbacks}`,
+    `issues: ${summary.written} problem statements written (${summary.reprosExecuted} with a repro run on the buggy and the fixed code, ${summary.reproTestFiles} of them as a test for the suite), ${summary.rejected} rejected${fallbacks}`,
   );
   return { stage: 'issues', alreadyDone: false, ...summary };
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { UserError } from '../common/errors.js';
 import type { StatementStyle } from './input.js';
 import type { Failure } from '../runners/types.js';
+import { reproBlock } from './render.js';
+import type { Script } from './repro.js';
 
 /** An OpenAI-compatible chat endpoint: `${url}/chat/completions`. */
 export interface LlmConfig {
@@ -67,8 +69,8 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfi
 export interface LlmStatementInput {
   /** The failure the statement is written from: what the runner said. */
   failure: Failure;
-  /** The failing test's code, cut down to a repro that imports the package by name; null when there is none. */
-  repro: string | null;
+  /** The failing test's code, cut down to a repro that imports the package by name (or a test file of the suite); null when there is none. */
+  repro: Script | null;
   /** The diff that introduced the bug: to understand the symptom, never to be shown. */
   bugPatch: string;
   packageName: string;
@@ -110,7 +112,15 @@ function userMessage(input: LlmStatementInput): string {
     '```',
     output,
     '```',
-    ...(input.repro ? ['', 'A script that shows it:', '```js', input.repro, '```'] : []),
+    ...(input.repro?.testFile
+      ? [
+          '',
+          "No script could show it; a test for the repository's own suite does (show it as it is, its first line too, as a test to add):",
+        ]
+      : input.repro
+        ? ['', 'A script that shows it:']
+        : []),
+    ...reproBlock(input.repro).slice(0, -1),
     '',
     'The diff that introduced the bug (never reveal it):',
     '```diff',

@@ -57,27 +57,41 @@ export interface Report {
   title: string;
   symptom: Symptom;
   subject: Subject;
-  repro: string | null;
+  repro: Script | null;
   /** Other failing tests: the bug shows in more places than this one. */
   others: number;
   input: StatementInput;
 }
 
-const REPRO_FENCE = '```js';
-const reproBlock = (repro: string | null): string[] => (repro ? [REPRO_FENCE, repro, '```', ''] : []);
+/** A repro's code block: a test file's first line names where it goes, and its language is its file's. */
+export function reproBlock(repro: Script | null): string[] {
+  if (!repro) return [];
+  if (!repro.testFile) return ['```js', repro.code, '```', ''];
+  return [`\`\`\`${/\.[cm]?tsx?$/.test(repro.testFile) ? 'ts' : 'js'}`, `// ${repro.testFile}`, repro.code, '```', ''];
+}
+
+/** How a statement leads in to a repro that is a test of the repository's own suite. */
+const testFileLead = (repro: Script | null): string | null =>
+  repro?.testFile ? `a test for the repository's own suite (save it as \`${repro.testFile}\` and run the tests)` : null;
+
+/** The first line of a test file's block: where the file goes. */
+const TEST_FILE_LINE = /^\/\/ (\S+\.[cm]?[jt]sx?)\n/;
 
 /**
- * The repro a statement shows, as its reader takes it: the first JavaScript block, a module when
- * it imports or exports; null when the statement shows none.
+ * The repro a statement shows, as its reader takes it: the first JavaScript or TypeScript block, a
+ * module when it imports or exports, a test file of the repository's suite when its first line
+ * names one; null when the statement shows none.
  */
 export function reproInStatement(statement: string): Script | null {
-  const start = statement.indexOf(`${REPRO_FENCE}\n`);
-  if (start < 0) return null;
-  const from = start + REPRO_FENCE.length + 1;
+  const fence = /```(?:js|ts)\n/.exec(statement);
+  if (!fence) return null;
+  const from = fence.index + fence[0].length;
   const end = statement.indexOf('\n```', from - 1);
   if (end < 0) return null;
-  const code = statement.slice(from, end);
-  return { code, module: /^\s*(import|export)\b/m.test(code) ? 'esm' : 'cjs' };
+  const block = statement.slice(from, end);
+  const named = TEST_FILE_LINE.exec(block);
+  const code = named ? block.slice(named[0].length) : block;
+  return { code, module: /^\s*(import|export)\b/m.test(code) ? 'esm' : 'cjs', ...(named ? { testFile: named[1] } : {}) };
 }
 
 /** Title, a line on what happens, and the repro. */
@@ -89,7 +103,9 @@ function terse({ title, symptom, repro, input }: Report): string[] {
   else if (isBlock(expected) || isBlock(actual))
     outcome = `${sentence(render('Expected', expected))}\n\n${sentence(render('Got', actual))}`;
   else outcome = `${render('Expected', expected)}, ${render('got', actual)}.`;
-  return [title, '', outcome, ...(repro ? ['', `Repro with ${input.packageName}@${input.packageVersion}:`, '', ...reproBlock(repro)] : [])];
+  const lead = testFileLead(repro);
+  const repoLine = `Repro with ${input.packageName}@${input.packageVersion}${lead ? `, as ${lead}` : ''}:`;
+  return [title, '', outcome, ...(repro ? ['', repoLine, '', ...reproBlock(repro)] : [])];
 }
 
 /** What I did, expected, actual, the repro and the environment, each under a heading. */
@@ -118,7 +134,9 @@ function detailed({ title, symptom, subject, repro, others, input }: Report): st
     '',
     section(actual),
     '',
-    ...(repro ? ['### Reproduction', '', ...reproBlock(repro)] : []),
+    ...(repro
+      ? ['### Reproduction', '', ...(testFileLead(repro) ? [sentence(`As ${testFileLead(repro)}`), ''] : []), ...reproBlock(repro)]
+      : []),
     '### Environment',
     '',
     `- ${input.packageName} ${input.packageVersion}`,
@@ -141,7 +159,7 @@ function story({ title, symptom, subject, repro, input }: Report): string[] {
     '',
     sentence(`I'm using ${input.packageName} ${input.packageVersion} in a project, and ${when}, ${what}`),
     '',
-    ...(repro ? ['Here is a small script that shows it:', '', ...reproBlock(repro)] : []),
+    ...(repro ? [`Here is ${testFileLead(repro) ?? 'a small script'} that shows it:`, '', ...reproBlock(repro)] : []),
   ];
 }
 

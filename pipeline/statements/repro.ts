@@ -1,4 +1,4 @@
-import { dirname, join, normalize, relative } from 'node:path';
+import { basename, dirname, join, normalize, relative } from 'node:path';
 import type { CallExpression, Node, Statement, StringLiteral } from '@babel/types';
 import { parseSource } from '../../mutators/parse.js';
 import type { SourceFile } from '../../mutators/types.js';
@@ -60,6 +60,8 @@ interface TestAt {
   body: Node;
   /** Names the test's callback is given by the framework: `t`, `done`. */
   params: string[];
+  /** The framework's function that declares the test, as the file calls it (`it` for `it.only(...)`); null for a subtest (`t.test(...)`). */
+  declaredBy: string | null;
   /** Loops the test is declared in, outermost first (`cases.forEach((c) => it(...))`): the test's values come from them. */
   loops: Loop[];
   /** Statement lists around the test, outermost (the module) first: where its fixtures live. */
@@ -103,6 +105,12 @@ function loopOf(node: Node): Loop | null {
   return LOOP_METHODS.has(node.callee.property.name) && isCallback && callback.params.length > 0 ? { node, body: callback.body } : null;
 }
 
+/** `it` for `it(...)`, `it.only(...)` and `it.each(...)`; null for a test declared by a method of something else (`t.test(...)`). */
+function declaringFunction(call: CallExpression): string | null {
+  const name = calleeName(call);
+  return name !== null && TEST_FUNCTIONS.has(name) ? name : null;
+}
+
 /** The innermost `it(...)`/`test(...)` callback around a line, and the scopes and loops around it. */
 function testAt(file: SourceFile, line: number): TestAt | null {
   let found: TestAt | null = null;
@@ -115,11 +123,24 @@ function testAt(file: SourceFile, line: number): TestAt | null {
       each && (each.callback.type === 'ArrowFunctionExpression' || each.callback.type === 'FunctionExpression')
         ? { node, body: each.callback.body, each: { table: each.table, params: each.callback.params } }
         : null;
-    if (each?.isTest && eachLoop) found = { body: eachLoop.body, params: [], scopes: [...scopes], loops: [...loops, eachLoop] };
+    if (each?.isTest && eachLoop)
+      found = {
+        body: eachLoop.body,
+        params: [],
+        declaredBy: declaringFunction((node as CallExpression).callee as CallExpression),
+        scopes: [...scopes],
+        loops: [...loops, eachLoop],
+      };
     else if (node.type === 'CallExpression' && isTestCall(node)) {
       const callback = node.arguments.at(-1);
       if (callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression'))
-        found = { body: callback.body, params: callback.params.flatMap(boundNames), scopes: [...scopes], loops: [...loops] };
+        found = {
+          body: callback.body,
+          params: callback.params.flatMap(boundNames),
+          declaredBy: declaringFunction(node),
+          scopes: [...scopes],
+          loops: [...loops],
+        };
     }
     const opensScope =
       (node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression') && node.body.type === 'BlockStatement';
@@ -228,14 +249,20 @@ function publicSpecifiers(input: StatementInput, testFile: string): (specifier: 
   };
 }
 
-/** The string arguments of `require('./x')` and `import('../x')`: CommonJS and dynamic imports of the package. */
+/** `require` and `require.resolve`: both name a module by its path. */
+const isRequire = (callee: Node): boolean =>
+  (callee.type === 'Identifier' && callee.name === 'require') ||
+  (callee.type === 'MemberExpression' &&
+    callee.object.type === 'Identifier' &&
+    callee.object.name === 'require' &&
+    callee.property.type === 'Identifier' &&
+    callee.property.name === 'resolve');
+
+/** The string arguments of `require('./x')`, `require.resolve('./x')` and `import('../x')`: the package's modules by their paths. */
 function relativeModuleArguments(file: SourceFile): StringLiteral[] {
   const found: StringLiteral[] = [];
   const visit = (node: Node): void => {
-    if (
-      node.type === 'CallExpression' &&
-      (node.callee.type === 'Import' || (node.callee.type === 'Identifier' && node.callee.name === 'require'))
-    ) {
+    if (node.type === 'CallExpression' && (node.callee.type === 'Import' || isRequire(node.callee))) {
       const [argument] = node.arguments;
       if (argument?.type === 'StringLiteral' && argument.value.startsWith('.')) found.push(argument);
     }
@@ -245,11 +272,15 @@ function relativeModuleArguments(file: SourceFile): StringLiteral[] {
   return found;
 }
 
-/** Import lines for what the code uses, only those names, from the package's public names. */
-function importsFor(file: SourceFile, code: string, publicName: (specifier: string) => string): string[] {
+/**
+ * Import lines for what the code uses, only those names, from the package's public names; the
+ * test framework's own only for a repro that runs as a test file.
+ */
+function importsFor(file: SourceFile, code: string, publicName: (specifier: string) => string, framework = false): string[] {
   const lines: string[] = [];
   for (const statement of file.ast.program.body) {
-    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type' || TEST_FRAMEWORKS.has(statement.source.value)) continue;
+    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type') continue;
+    if (!framework && TEST_FRAMEWORKS.has(statement.source.value)) continue;
     const used = statement.specifiers.filter((specifier) => mentions(code, specifier.local.name));
     if (used.length === 0) continue;
     const clauses: string[] = [];
@@ -268,10 +299,14 @@ function importsFor(file: SourceFile, code: string, publicName: (specifier: stri
   return lines;
 }
 
-/** A repro as a script that runs with Node alone: its assertions Node's own. */
+/**
+ * A repro as a script that runs with Node alone, its assertions Node's own; or, with `testFile`,
+ * as a test of the repository's own runner, saved at that path beside its tests.
+ */
 export interface Script {
   code: string;
   module: 'esm' | 'cjs';
+  testFile?: string;
 }
 
 export interface Repro {
@@ -283,6 +318,8 @@ export interface Repro {
   source: SourceFile;
   /** The repro as Node runs it, or why it cannot be written so. */
   script: Script | { unrunnable: string };
+  /** The repro as a test file of the repository's runner, for when the script cannot show the bug; or why it cannot be written so. */
+  testFile: Script | { unrunnable: string };
 }
 
 /** The names code refers to, as variables and as properties it reads (`x.should`); not in comments or strings. */
@@ -337,6 +374,30 @@ function helpersFor(helpers: Record<string, string>, code: string): string[] {
   return [...used].map((name) => helpers[name]!);
 }
 
+const indented = (code: string): string => code.replace(/^(?=.)/gm, '  ');
+
+/** The test's statements up to the failing one, inside the loops over cases it is declared in. */
+function snippetOf(around: TestAt, kept: Statement[], writer: ReturnType<typeof writerOf>): string {
+  const inner =
+    around.body.type === 'BlockStatement' ? dedent(writer.between(kept[0]!.start!, kept.at(-1)!.end!)) : `${writer.codeOf(around.body)};`;
+  // A test declared in a loop over cases takes its values from the loop: the repro runs the same loop.
+  return around.loops.reduceRight((code, loop) => {
+    if (loop.each) {
+      // The framework spreads a row that is an array over the parameters, and passes any other row whole.
+      // A parameter's pattern without its type: `[{ input }: Case]` is no pattern.
+      const pattern = (param: Node) => {
+        const typed = 'typeAnnotation' in param && param.typeAnnotation ? (param.typeAnnotation as Node) : null;
+        return typed ? writer.between(param.start!, typed.start!) : writer.codeOf(param);
+      };
+      const row = `const [${loop.each.params.map(pattern).join(', ')}] = Array.isArray(row) ? row : [row];`;
+      return `for (const row of ${writer.codeOf(loop.each.table)}) {\n  ${row}\n${indented(code)}\n}`;
+    }
+    const head = writer.between(loop.node.start!, loop.body.start!);
+    const close = loop.node.type === 'CallExpression' ? `}${writer.between(loop.body.end!, loop.node.end!)};` : '}';
+    return `${head}{\n${indented(code)}\n${close}`;
+  }, inner);
+}
+
 /** The test's code as Node runs it: fixtures, the statements up to the failing one, with Node's assertions and the imports they need. */
 function scriptOf(parts: {
   source: SourceFile;
@@ -362,24 +423,7 @@ function scriptOf(parts: {
   };
   const inTest = translated(around.body.type === 'BlockStatement' ? kept : [around.body]);
   const first = writerOf(source.text, [...moduleEdits, ...inTest.edits]);
-  const inner =
-    around.body.type === 'BlockStatement' ? dedent(first.between(kept[0]!.start!, kept.at(-1)!.end!)) : `${first.codeOf(around.body)};`;
-  // A test declared in a loop over cases takes its values from the loop: the repro runs the same loop.
-  const snippet = around.loops.reduceRight((code, loop) => {
-    if (loop.each) {
-      // The framework spreads a row that is an array over the parameters, and passes any other row whole.
-      // A parameter's pattern without its type: `[{ input }: Case]` is no pattern.
-      const pattern = (param: Node) => {
-        const typed = 'typeAnnotation' in param && param.typeAnnotation ? (param.typeAnnotation as Node) : null;
-        return typed ? first.between(param.start!, typed.start!) : first.codeOf(param);
-      };
-      const row = `const [${loop.each.params.map(pattern).join(', ')}] = Array.isArray(row) ? row : [row];`;
-      return `for (const row of ${first.codeOf(loop.each.table)}) {\n  ${row}\n${code.replace(/^(?=.)/gm, '  ')}\n}`;
-    }
-    const head = first.between(loop.node.start!, loop.body.start!);
-    const close = loop.node.type === 'CallExpression' ? `}${first.between(loop.body.end!, loop.node.end!)};` : '}';
-    return `${head}{\n${code.replace(/^(?=.)/gm, '  ')}\n${close}`;
-  }, inner);
+  const snippet = snippetOf(around, kept, first);
   // The framework's own imports are no fixture, whatever else shares their names (`semver/test/fixtures`).
   const fixtureStatements = fixturesFor(around.scopes, snippet, first.codeOf).filter(
     (statement) => !declaredNames(statement).every((name) => framework.has(name)),
@@ -402,7 +446,7 @@ function scriptOf(parts: {
   const needsAssert = /(?<![\w$.])assert[.(]/.test(body) && !boundAssert;
   const prelude = needsAssert ? [esm ? "import assert from 'node:assert';" : "const assert = require('node:assert');"] : [];
   // CommonJS has no top-level await.
-  const main = !esm && /\bawait\b/.test(body) ? `(async () => {\n${body.replace(/^(?=.)/gm, '  ')}\n})();` : body;
+  const main = !esm && /\bawait\b/.test(body) ? `(async () => {\n${indented(body)}\n})();` : body;
   let code = [[...prelude, ...imports].join('\n'), main].filter((block) => block !== '').join('\n\n');
   if (/\.[cm]?tsx?$/.test(source.path)) {
     const { ts } = tsMorph();
@@ -426,17 +470,51 @@ function scriptOf(parts: {
   return { code, module: esm ? 'esm' : 'cjs' };
 }
 
+/**
+ * Where a repro test file goes: beside the failing test, named as the repository names its tests
+ * (`tests/parse.test.ts` → `tests/repro.test.ts`), so that the runner's globs take it in.
+ */
+function testFilePath(testFile: string): string {
+  const name = basename(testFile);
+  const dot = name.indexOf('.');
+  const path = join(dirname(testFile), `repro${dot < 0 ? '' : name.slice(dot)}`);
+  return path === testFile ? join(dirname(testFile), `bug-repro${name.slice(dot)}`) : path;
+}
+
+/**
+ * The repro as a test of the repository's own runner: the test's statements up to the failing one,
+ * with their fixtures and imports as the test file has them (the framework's too), in a test of
+ * its own beside the failing one. A test that uses what its framework passes its callback (`t`,
+ * `done`) has no such form: what comes after the failing statement (`t.end()`) is not kept.
+ */
+function testFileOf(source: SourceFile, around: TestAt, kept: Statement[]): Script | { unrunnable: string } {
+  if (!around.declaredBy) return { unrunnable: 'its test is declared by no function of the framework' };
+  const writer = writerOf(source.text, []);
+  const snippet = snippetOf(around, kept, writer);
+  const param = around.params.find((name) => mentions(snippet, name));
+  if (param) return { unrunnable: `it uses \`${param}\`, which its framework passes the test` };
+  const test = `${around.declaredBy}('repro', ${/\bawait\b/.test(snippet) ? 'async ' : ''}() => {\n${indented(snippet)}\n});`;
+  const fixtures = fixturesFor(around.scopes, test, writer.codeOf).map((statement) => dedent(writer.codeOf(statement)));
+  const imports = importsFor(source, [...fixtures, test].join('\n'), (specifier) => specifier, true);
+  const esm = source.ast.program.body.some((statement) => statement.type === 'ImportDeclaration' || statement.type.startsWith('Export'));
+  const code = [imports.join('\n'), fixtures.join('\n'), test].filter((block) => block !== '').join('\n\n');
+  return { code, module: esm ? 'esm' : 'cjs', testFile: testFilePath(source.path) };
+}
+
 /** The failing test's own code up to the failing statement, with the fixtures and imports it needs. */
 function reproOf(test: FailedTest, text: string, input: StatementInput): Repro | null {
-  const location = test.failure?.location;
-  if (!location) return null;
+  if (!test.failure) return null;
   let source: SourceFile;
   try {
     source = parseSource(test.file, text);
   } catch {
     return null;
   }
-  const around = testAt(source, location.line);
+  // Only a failed assertion is where an assertion is: an error thrown or a crash may be anywhere.
+  const failedCheck = test.status === 'fail' && (test.failure.name ?? 'AssertionError') === 'AssertionError';
+  const location = test.failure.location ?? (failedCheck ? soleAssertionOf(source, test.titlePath) : null);
+  if (!location) return null;
+  const around = testAt(source, location.line) ?? moduleLevelAt(source, location.line);
   if (!around) return null;
   const publicName = publicSpecifiers(input, test.file);
   const moduleEdits: Edit[] = relativeModuleArguments(source).map((argument) => ({
@@ -457,7 +535,8 @@ function reproOf(test: FailedTest, text: string, input: StatementInput): Repro |
   const fixtureCode = fixtures.map((statement) => dedent(codeOf(statement)));
   const imports = importsFor(source, [...fixtureCode, snippet].join('\n'), publicName);
   const blocks = [imports.join('\n'), fixtureCode.join('\n'), snippet].filter((block) => block !== '');
-  const enclosing = index === -1 ? null : statements[index]!;
+  // A test whose callback is an expression (`t => Promise.all(cases.map(...))`) holds its assertions in it.
+  const enclosing = body.type !== 'BlockStatement' ? asStatement(body) : index === -1 ? null : statements[index]!;
   const { failing, before } = enclosing ? innermostAt(enclosing, location.line) : { failing: null, before: [] };
   return {
     code: blocks.join('\n\n'),
@@ -465,7 +544,84 @@ function reproOf(test: FailedTest, text: string, input: StatementInput): Repro |
     statements: [...fixtures, ...kept.slice(0, -1), ...before, ...(failing ? [failing] : [])],
     source,
     script: scriptOf({ source, input, around, kept, moduleEdits, publicName }),
+    testFile: testFileOf(source, around, kept),
   };
+}
+
+/** An expression as the statement it would be on its own line. */
+const asStatement = (expression: Node): Statement =>
+  ({ type: 'ExpressionStatement', expression, start: expression.start, end: expression.end, loc: expression.loc }) as Statement;
+
+/** Statements of a module that run code: not declarations. */
+const MODULE_LEVEL_CODE = new Set([
+  'ExpressionStatement',
+  'ForStatement',
+  'ForOfStatement',
+  'ForInStatement',
+  'IfStatement',
+  'BlockStatement',
+]);
+
+/**
+ * An assertion outside any test, in the file's own code (tap and tape test files may assert at
+ * their top level): the statement of the module that holds it is the test, the module's
+ * declarations before it its fixtures.
+ */
+function moduleLevelAt(file: SourceFile, line: number): TestAt | null {
+  const { body } = file.ast.program;
+  const statement = body.find((each) => each.loc!.start.line <= line && each.loc!.end.line >= line);
+  // A helper's declaration runs nothing by itself: its assertion is the test's that calls it.
+  if (!statement || !MODULE_LEVEL_CODE.has(statement.type)) return null;
+  const block = {
+    type: 'BlockStatement',
+    body: [statement],
+    directives: [],
+    start: statement.start,
+    end: statement.end,
+    loc: statement.loc,
+  };
+  return {
+    body: block as Node,
+    params: [],
+    declaredBy: null,
+    loops: [],
+    scopes: [body.filter((each) => each.end! <= statement.start!)],
+  };
+}
+
+/**
+ * Where a failure reported without a location failed: the only assertion of the test its title
+ * names (`test('x', t => { t.throws(...); t.end() })`); none when the test asserts more than once.
+ */
+function soleAssertionOf(file: SourceFile, titlePath: readonly string[]): { line: number } | null {
+  const title = titlePath.at(-1);
+  let found: Node[] | null = null;
+  const visit = (node: Node): void => {
+    if (found) return;
+    if (node.type === 'CallExpression' && isTestCall(node)) {
+      const [name] = node.arguments;
+      const callback = node.arguments.at(-1);
+      if (
+        name?.type === 'StringLiteral' &&
+        name.value === title &&
+        callback &&
+        (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression')
+      ) {
+        const assertions: Node[] = [];
+        const collect = (inner: Node): void => {
+          if (inner.type === 'CallExpression' && assertionSubject(inner) !== null && !isTestCall(inner)) assertions.push(inner);
+          else for (const child of childrenOf(inner)) collect(child);
+        };
+        collect(callback.body);
+        found = assertions;
+        return;
+      }
+    }
+    for (const child of childrenOf(node)) visit(child);
+  };
+  visit(file.ast.program);
+  const assertions: Node[] = found ?? [];
+  return assertions.length === 1 ? { line: assertions[0]!.loc!.start.line } : null;
 }
 
 /** Statements that compute a value, which an assertion after them may check. */

@@ -1,7 +1,7 @@
 import type { ProblemStatement, StatementInput } from './input.js';
 import { leakIn } from './leak-check.js';
 import { titleOf, WRITERS } from './render.js';
-import { reproFor, type Repro } from './repro.js';
+import { reproFor, type Repro, type Script } from './repro.js';
 import type { FailedTest } from '../store/records.js';
 import { primaryFailure, subjectOf, symptomOf } from './symptom.js';
 
@@ -13,7 +13,7 @@ import { primaryFailure, subjectOf, symptomOf } from './symptom.js';
  */
 export function writeStatement(
   input: StatementInput,
-  shown: (repro: Repro) => string | null,
+  shown: (repro: Repro) => Script | null,
   primary: FailedTest | null = primaryFailure(input.failed),
   repro: Repro | null = primary?.failure ? reproFor(input, primary) : null,
 ): ProblemStatement {

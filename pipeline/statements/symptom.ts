@@ -52,10 +52,11 @@ export type Symptom =
  * How assertion libraries say that a call returned where it should have thrown, or a promise
  * resolved where it should have rejected: node's assert ("Missing expected exception"), jest's
  * expect ("Received function did not throw", "Received promise resolved instead of rejected"),
- * chai's and vitest's ("expected [Function] to throw an error", "promise resolved "1" instead of rejecting").
+ * chai's and vitest's ("expected [Function] to throw an error", "promise resolved "1" instead of rejecting"),
+ * tap's ("expected to throw: TypeError ...").
  */
 const MISSING_REJECTION = /Missing expected rejection|resolved .*instead of reject/;
-const MISSING_EXCEPTION = /Missing expected exception|did not throw|\bto throw an error|expected function to throw/;
+const MISSING_EXCEPTION = /Missing expected exception|did not throw|\bto throw an error|expected function to throw|^expected to throw\b/;
 
 /**
  * The error that code threw where a test said it must not, as the assertion reports it: jest's
@@ -74,7 +75,8 @@ export function symptomOf(failure: NonNullable<FailedTest['failure']>): Symptom 
   const rejects = failure.operator === 'rejects' || MISSING_REJECTION.test(failure.message);
   if (rejects || failure.operator === 'throws' || MISSING_EXCEPTION.test(failure.message)) {
     // node's assert names the class it waited for: "Missing expected exception (RangeError)."
-    return { kind: 'no-throw', rejects, error: /^Missing expected \w+ \((\w+)\)/.exec(failure.message)?.[1] ?? null };
+    const named = /^Missing expected \w+ \((\w+)\)|^expected to throw: (\w*Error)\b/.exec(failure.message);
+    return { kind: 'no-throw', rejects, error: named?.[1] ?? named?.[2] ?? null };
   }
   // Values to compare make a wrong result, whatever class the runner gives its assertion error;
   // values that print the same say nothing, and the message speaks instead.
@@ -223,4 +225,11 @@ function subjectInRepro(repro: Repro | null): Subject {
     awaited: origin!.type === 'AwaitExpression',
     checked: value.type === 'Identifier' ? null : shownChecked,
   };
+}
+
+/** Whether two failures show the same symptom: the same values, the same missing error, or the same error. */
+export function sameSymptom(a: Symptom, b: Symptom): boolean {
+  if (a.kind === 'value' && b.kind === 'value') return a.expected === b.expected && a.actual === b.actual;
+  if (a.kind === 'no-throw' && b.kind === 'no-throw') return a.rejects === b.rejects && a.error === b.error;
+  return a.kind === 'error' && b.kind === 'error' && a.thrown === b.thrown && a.error === b.error;
 }

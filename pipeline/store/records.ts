@@ -183,6 +183,8 @@ export type FailedTest = z.infer<typeof FailedTest>;
 export const ReproOutcome = z.object({
   status: z.enum(['executed', 'cut', 'unrunnable', 'none']),
   reason: z.string().optional(),
+  /** How an executed repro runs: a script with Node alone, or a test file of the repository's runner (when no script could show the bug). */
+  form: z.enum(['script', 'test-file']).optional(),
 });
 export type ReproOutcome = z.infer<typeof ReproOutcome>;
 

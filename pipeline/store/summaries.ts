@@ -61,6 +61,8 @@ export const IssuesSummary = z.object({
   written: z.number().int(),
   /** Statements whose repro ran on the buggy and the fixed code as the statement says (absent in runs from before repros ran). */
   reprosExecuted: z.number().int().optional(),
+  /** Of those, repros that are a test for the repository's own suite, where no script with Node alone could show the bug. */
+  reproTestFiles: z.number().int().optional(),
   rejected: z.number().int(),
   llmFallbacks: z.number().int(),
 });

@@ -2,7 +2,8 @@ import { dirname } from 'node:path';
 import { filesOf, mutatedFiles } from '../store/candidates.js';
 import type { Candidate } from '../store/records.js';
 import type { Script } from '../statements/repro.js';
-import type { Symptom } from '../statements/symptom.js';
+import { sameSymptom, symptomOf, type Symptom } from '../statements/symptom.js';
+import { runSuites } from '../runners/suites.js';
 import type { ExecResult, Sandbox } from '../sandbox/types.js';
 import type { Judge } from './judge.js';
 
@@ -85,62 +86,139 @@ function shows(result: ExecResult, symptom: Symptom): boolean {
   return result.outputTail.includes('AssertionError');
 }
 
+/** One run of a repro: whether it ended, passed, and showed the reported symptom, and its telling line. */
+interface ReproResult {
+  timedOut: boolean;
+  passed: boolean;
+  shows(symptom: Symptom): boolean;
+  says: string;
+}
+
 /**
- * Runs a repro as its reader would, with Node alone, importing the package by its name: on the
- * fixed code it must pass, and on the buggy code it must fail with the reported symptom. The
- * sandbox comes from the judge's pool and goes back with the code clean.
+ * How a repro runs in a sandbox. `fixed` runs it first, on the clean code, readying what it needs;
+ * `afterChange` redoes what a change of the code needs beyond the tests' own build (the package's
+ * build), saying why it failed, or nothing; `dispose` takes away what the repro left.
+ */
+interface ReproWay {
+  fixed(): Promise<ReproResult | { cut: string }>;
+  run(): Promise<ReproResult>;
+  afterChange(): Promise<string | undefined>;
+  dispose(): Promise<void>;
+}
+
+/** A Node script beside the package linked by its name, built as its users get it when its entry is not in the repository. */
+function asScript(sandbox: Sandbox, script: Script, packageName: string): ReproWay {
+  const file = reproFileOf(script);
+  const setup: ReproSetup = setups.get(sandbox) ?? { linked: false, buildTried: false, packageBuild: null };
+  setups.set(sandbox, setup);
+  const run = async (): Promise<ReproResult> => {
+    const result = await sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
+    return { timedOut: result.timedOut, passed: result.exitCode === 0, shows: (symptom) => shows(result, symptom), says: lastLine(result) };
+  };
+  return {
+    async fixed() {
+      if (!setup.linked) {
+        const failed = await linkPackage(sandbox, packageName);
+        if (failed) return { cut: failed };
+        setup.linked = true;
+      }
+      await sandbox.writeFile(file, script.code);
+      const first = await sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
+      if (first.exitCode === 0 || setup.buildTried || !MISSING_MODULE.test(first.outputTail))
+        return { timedOut: first.timedOut, passed: first.exitCode === 0, shows: (symptom) => shows(first, symptom), says: lastLine(first) };
+      setup.buildTried = true;
+      const build = await buildPackage(sandbox);
+      if (build && !build.timedOut) setup.packageBuild = { exitCode: build.exitCode };
+      return run();
+    },
+    run,
+    async afterChange() {
+      if (setup.packageBuild && failedAgain(await buildPackage(sandbox), setup.packageBuild))
+        return "the package's build fails on this code";
+      return undefined;
+    },
+    dispose: async () => undefined,
+  };
+}
+
+/** A test file of the repository's own runner, saved where the statement says and run with the repository's tests. */
+function asTestFile(sandbox: Sandbox, script: Script & { testFile: string }, judge: Pick<Judge, 'suites' | 'request'>): ReproWay {
+  const file = script.testFile;
+  const run = async (): Promise<ReproResult> => {
+    const request = { ...judge.request, testFiles: [...judge.request.testFiles, file], only: [file], timeoutMs: REPRO_TIMEOUT_MS };
+    const outcome = await runSuites(sandbox, judge.suites, request);
+    if (outcome.kind !== 'results')
+      return {
+        timedOut: outcome.kind === 'timeout',
+        passed: false,
+        shows: () => false,
+        says: outcome.kind === 'timeout' ? 'timed out' : outcome.reason,
+      };
+    const results = outcome.results.filter((result) => result.file === file);
+    const failed = results.filter((result) => result.status !== 'pass' && result.status !== 'skip');
+    return {
+      timedOut: results.some((result) => result.status === 'timeout'),
+      passed: results.length > 0 && failed.length === 0,
+      // The same assertion on the same code: the runner reports the same values, or the same error.
+      shows: (symptom) => failed.some((result) => result.failure && sameSymptom(symptomOf(result.failure), symptom)),
+      says:
+        results.length === 0 ? 'the runner ran no test in it' : (failed[0]?.failure?.message.split('\n')[0]?.slice(0, 200) ?? 'it passes'),
+    };
+  };
+  return {
+    async fixed() {
+      await sandbox.writeFile(file, script.code);
+      return run();
+    },
+    run,
+    afterChange: async () => undefined,
+    async dispose() {
+      await sandbox.exec(`rm -f '${file}'`, { timeoutMs: REPRO_TIMEOUT_MS });
+    },
+  };
+}
+
+/**
+ * Runs a repro as its reader would: a script with Node alone, importing the package by its name,
+ * or a test file with the repository's runner. On the fixed code it must pass, and on the buggy
+ * code it must fail with the reported symptom. The sandbox comes from the judge's pool and goes
+ * back with the code clean.
  */
 export async function checkRepro(
   candidate: Pick<Candidate, 'sites'>,
   script: Script,
   symptom: Symptom,
   packageName: string,
-  judge: Pick<Judge, 'sandboxes' | 'originals' | 'rebuild'>,
+  judge: Pick<Judge, 'sandboxes' | 'originals' | 'rebuild' | 'suites' | 'request'>,
 ): Promise<ReproRun> {
   const sandbox = await judge.sandboxes.acquire();
-  const file = reproFileOf(script);
-  const run = () => sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
+  const { testFile } = script;
+  const way = testFile ? asTestFile(sandbox, { ...script, testFile }, judge) : asScript(sandbox, script, packageName);
   const originals = await judge.originals(filesOf(candidate.sites));
   const mutated = mutatedFiles(candidate.sites, (path) => originals.get(path)!);
-  const setup: ReproSetup = setups.get(sandbox) ?? { linked: false, buildTried: false, packageBuild: null };
-  setups.set(sandbox, setup);
   let buggy = false;
   let clean = true;
   try {
-    if (!setup.linked) {
-      const failed = await linkPackage(sandbox, packageName);
-      if (failed) return { status: 'cut', reason: failed };
-      setup.linked = true;
-    }
-    await sandbox.writeFile(file, script.code);
-    let fixed = await run();
-    if (fixed.exitCode !== 0 && !setup.buildTried && MISSING_MODULE.test(fixed.outputTail)) {
-      setup.buildTried = true;
-      const build = await buildPackage(sandbox);
-      if (build && !build.timedOut) {
-        setup.packageBuild = { exitCode: build.exitCode };
-        fixed = await run();
-      }
-    }
+    const fixed = await way.fixed();
+    if ('cut' in fixed) return { status: 'cut', reason: fixed.cut };
     if (fixed.timedOut) return { status: 'cut', reason: 'it does not end on the fixed code' };
-    if (fixed.exitCode !== 0) return { status: 'cut', reason: `it fails on the fixed code too: ${lastLine(fixed)}` };
+    if (!fixed.passed) return { status: 'cut', reason: `it fails on the fixed code too: ${fixed.says}` };
     buggy = true;
     for (const [path, text] of mutated) await sandbox.writeFile(path, text);
     const built = await judge.rebuild(sandbox, mutated);
     if (built) return { status: 'cut', reason: built };
-    if (setup.packageBuild && failedAgain(await buildPackage(sandbox), setup.packageBuild))
-      return { status: 'cut', reason: "the package's build fails on the buggy code" };
-    const broken = await run();
+    if (await way.afterChange()) return { status: 'cut', reason: "the package's build fails on the buggy code" };
+    const broken = await way.run();
     if (broken.timedOut) return { status: 'cut', reason: 'it does not end on the buggy code' };
-    if (broken.exitCode === 0) return { status: 'cut', reason: 'it passes on the buggy code' };
-    if (!shows(broken, symptom)) return { status: 'cut', reason: `it fails otherwise than the statement says: ${lastLine(broken)}` };
+    if (broken.passed) return { status: 'cut', reason: 'it passes on the buggy code' };
+    if (!broken.shows(symptom)) return { status: 'cut', reason: `it fails otherwise than the statement says: ${broken.says}` };
     return { status: 'executed' };
   } finally {
     if (buggy) {
       for (const [path, text] of originals) await sandbox.writeFile(path, text);
-      clean = !(await judge.rebuild(sandbox, originals).catch((error: unknown) => String(error)));
-      if (clean && setup.packageBuild) clean = !failedAgain(await buildPackage(sandbox), setup.packageBuild);
+      clean = !(await judge.rebuild(sandbox, originals).catch((error: unknown) => String(error))) && !(await way.afterChange());
     }
+    await way.dispose();
     if (clean || !judge.sandboxes.reuses) await judge.sandboxes.release(sandbox);
     else await sandbox.dispose();
   }

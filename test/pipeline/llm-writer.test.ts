@@ -137,7 +137,7 @@ describe('the language-model writer', () => {
     respond = () => completion(JSON.stringify(CLEAN));
     const input: LlmStatementInput = {
       failure: failedTest.failure!,
-      repro: 'clamp(15, 0, 10);',
+      repro: { code: 'clamp(15, 0, 10);', module: 'esm' },
       bugPatch: candidate.bugPatch,
       packageName: 'mathlib',
       packageVersion: '2.1.0',
@@ -192,7 +192,7 @@ describe('the language-model writer', () => {
     const issue = await issueFor(candidate, [failedTest], {
       ...sources(),
       runRepro: async (_candidate, script) => {
-        ran.push(script.code);
+        ran.push(`${script.testFile ?? 'script'}: ${script.code}`);
         // The template's own script (with its assertion) fails on the bug; the reply's only prints.
         return script.code.includes('console.log') ? { status: 'cut', reason: 'it passes on the buggy code' } : { status: 'executed' };
       },
@@ -218,11 +218,16 @@ describe('the language-model writer', () => {
     const issue = await issueFor(candidate, [failedTest, other], {
       ...sources(null),
       runRepro: async (_candidate, script) => {
-        ran.push(script.code);
+        ran.push(`${script.testFile ?? 'script'}: ${script.code}`);
         return script.code.includes('clamp(15') ? { status: 'cut', reason: 'it passes on the buggy code' } : { status: 'executed' };
       },
     });
-    expect(ran).toEqual([expect.stringContaining('clamp(15, 0, 10)'), expect.stringContaining('clamp(20, 0, 10)')]);
+    // The first file's repro is tried as a script, then as a test file of the suite, before the other file's.
+    expect(ran).toEqual([
+      expect.stringMatching(/^script: (.|\n)*clamp\(15, 0, 10\)/),
+      expect.stringMatching(/^test\/repro\.test\.js: (.|\n)*clamp\(15, 0, 10\)/),
+      expect.stringMatching(/^script: (.|\n)*clamp\(20, 0, 10\)/),
+    ]);
     expect(issue).toMatchObject({ title: '`clamp(20, 0, 10)` returns `20` instead of `10`', repro: { status: 'executed' } });
     expect(issue.body).toContain('clamp(20, 0, 10)');
 

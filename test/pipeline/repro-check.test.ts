@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runnerNamed } from '../../pipeline/runners/index.js';
@@ -9,7 +9,7 @@ import { reproFor, type Script } from '../../pipeline/statements/repro.js';
 import type { Symptom } from '../../pipeline/statements/symptom.js';
 import type { FailedTest, Site } from '../../pipeline/store/records.js';
 import { checkRepro, linkPackage } from '../../pipeline/validation/repro-check.js';
-import { tempDir } from '../helpers.js';
+import { FIXTURES, tempDir } from '../helpers.js';
 
 const SOURCE = `export function clamp(value, low, high) {
   if (value > high) return high;
@@ -54,8 +54,8 @@ function repository(manifest: Record<string, unknown>, files: Record<string, str
   return root;
 }
 
-/** The failing test's repro as Node runs it, in a repository tested with vitest. */
-function scriptOf(root: string, entry: string): Script {
+/** The failing test's repro, as Node runs it and as a test file, in a repository tested with vitest. */
+function reproOf(root: string, entry: string) {
   const failed: FailedTest = {
     candidateId: 'c1',
     testId: 'test/clamp.test.js::clamp > clamps to the upper bound',
@@ -78,8 +78,10 @@ function scriptOf(root: string, entry: string): Script {
     failed,
   )!;
   if (!('code' in repro.script)) throw new Error(repro.script.unrunnable);
-  return repro.script;
+  if (!('code' in repro.testFile)) throw new Error(repro.testFile.unrunnable);
+  return { script: repro.script, testFile: repro.testFile };
 }
+const scriptOf = (root: string, entry: string): Script => reproOf(root, entry).script;
 
 /** Runs the repro of `site` in sandboxes copied from `root`, as the issues stage does. */
 async function check(root: string, site: Site, script: Script) {
@@ -89,6 +91,8 @@ async function check(root: string, site: Site, script: Script) {
       sandboxes,
       originals: async (files: string[]) => new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')] as const)),
       rebuild: async () => undefined,
+      suites: [{ path: '', name: 'clamp-lib', adapter: runnerNamed('vitest'), args: [], tests: ['test/**/*.test.js'] }],
+      request: { testFiles: ['test/clamp.test.js'], skip: [], warm: false },
     };
     return await checkRepro({ sites: [site] }, script, WRONG_VALUE, 'clamp-lib', judge);
   } finally {
@@ -132,6 +136,29 @@ describe('running a repro on the buggy and the fixed code', () => {
     expect(await check(unbuildable, BUG, scriptOf(unbuildable, 'dist/clamp.js'))).toMatchObject({
       status: 'cut',
       reason: expect.stringMatching(/^it fails on the fixed code too: .*Cannot find module/),
+    });
+  });
+});
+
+describe("a repro as a test of the repository's suite", () => {
+  it('runs where no script can show the bug (the package is not built), and is cut when the bug does not break it', async () => {
+    const root = repository({ exports: './dist/clamp.js' });
+    symlinkSync(join(FIXTURES, 'vitest', 'node_modules'), join(root, 'node_modules'));
+    const { script, testFile } = reproOf(root, 'dist/clamp.js');
+    expect(testFile).toEqual({
+      code: "import { expect, it } from 'vitest';\nimport { clamp } from '../src/clamp.js';\n\nit('repro', () => {\n  expect(clamp(15, 0, 10)).toBe(10);\n});",
+      module: 'esm',
+      testFile: 'test/repro.test.js',
+    });
+    expect(await check(root, BUG, script)).toMatchObject({
+      status: 'cut',
+      reason: expect.stringMatching(/^it fails on the fixed code too/),
+    });
+    expect(await check(root, BUG, testFile)).toEqual({ status: 'executed' });
+    const otherValue = { ...BUG, replacement: 'high + 1' };
+    expect(await check(root, otherValue, testFile)).toMatchObject({
+      status: 'cut',
+      reason: 'it fails otherwise than the statement says: expected 11 to be 10 // Object.is equality',
     });
   });
 });

@@ -88,7 +88,7 @@ function input(failedTests: FailedTest[], overrides: Partial<StatementInput> = {
 
 /** The statement with its repro as Node runs it (the issues stage shows it only once it ran as the statement says). */
 const write = (statementInput: StatementInput) =>
-  writeStatement(statementInput, (repro: Repro) => ('code' in repro.script ? repro.script.code : null));
+  writeStatement(statementInput, (repro: Repro) => ('code' in repro.script ? repro.script : null));
 
 const bodyOf = (statement: ReturnType<typeof writeStatement>): string => ('body' in statement ? statement.body : statement.rejected);
 
@@ -545,6 +545,64 @@ t.test('negative range tests', (t) => {
     const statement = writeTap(tapFailure(20, ['negative range tests'], { message: '^0.0.3 not satisfied by 0.0.3-alpha' }));
     expect('title' in statement && statement.title).toContain('`Range.test(ver)`');
     expect(bodyOf(statement)).toContain("const Range = require('semver/classes/range');");
+  });
+
+  it('take an assertion at the top of the file, outside any test, as the test', () => {
+    const text = `const t = require('tap');
+const subset = require('../../ranges/subset');
+const cases = [
+  ['^1.2.3', '1.x', true],
+  ['1 <=1.2.3-pre.0', '>=1.0.0-0', false],
+];
+
+t.plan(cases.length);
+cases.forEach(([sub, dom, expect]) => {
+  t.equal(subset(sub, dom), expect, \`\${sub} ⊂ \${dom}\`);
+});
+`;
+    const failure = { ...tapFailure(10, ['(file)'], { message: '1 <=1.2.3-pre.0 ⊂ >=1.0.0-0', expected: 'false', actual: 'true' }) };
+    const statement = writeTap(failure, text);
+    expect(statement).toMatchObject({ title: '`subset(sub, dom)` returns `true` instead of `false`' });
+    expect(bodyOf(statement)).toContain(
+      "const subset = require('semver/ranges/subset');\nconst cases = [\n  ['^1.2.3', '1.x', true],\n  ['1 <=1.2.3-pre.0', '>=1.0.0-0', false],\n];\n\ncases.forEach(([sub, dom, expect]) => {\n  assert.strictEqual(subset(sub, dom), expect);\n});",
+    );
+  });
+
+  it("find the assertion of a test that asserts once when the runner gives no location, and read tap's missing exception", () => {
+    const text = `const { test } = require('tap');
+const Comparator = require('../../classes/comparator');
+
+test('invalid comparator parse throws', (t) => {
+  t.throws(() => new Comparator('foo bar baz'), new TypeError('Invalid comparator: foo bar baz'));
+  t.end();
+});
+`;
+    const { location: _, ...unlocated } = tapFailure(5, ['invalid comparator parse throws'], {
+      message: 'expected to throw: TypeError Invalid comparator: foo bar baz',
+      expected: '{}',
+      actual: 'undefined',
+    }).failure!;
+    const failure = { ...tapFailure(5, ['invalid comparator parse throws'], unlocated), failure: unlocated };
+    expect(writeTap(failure, text)).toMatchObject({ title: "`new Comparator('foo bar baz')` does not throw TypeError" });
+  });
+
+  it("take the assertion inside a test whose callback is an expression, and a path require.resolve names as the package's", () => {
+    const text = `const t = require('tap');
+const { spawn } = require('child_process');
+const bin = require.resolve('../../bin/semver');
+const run = (args) => new Promise((resolve) => {
+  const c = spawn(process.execPath, [bin, ...args]);
+  c.on('close', (code) => resolve({ code }));
+});
+
+t.test('args with equals', (t) => Promise.all([['-i', 'major', '1.0.0']].map(async (args) => {
+  const res = await run(args);
+  t.equal(res.code, 0);
+})));
+`;
+    const statement = writeTap(tapFailure(11, ['args with equals'], { message: 'should be equal', expected: '0', actual: '1' }), text);
+    expect(statement).toMatchObject({ title: 'After `run(args)`, `res.code` is `1` instead of `0`' });
+    expect(bodyOf(statement)).toContain("const bin = require.resolve('semver/bin/semver');");
   });
 
   it("take the value before should's chain as the one checked", () => {
