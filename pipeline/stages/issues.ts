@@ -25,6 +25,14 @@ function linesAround(text: string, start: number, end: number): string[] {
   return text.slice(from, to === -1 ? text.length : to).split('\n');
 }
 
+/** Whether a title is a function's name in words (`max satisfying`) that the test's code calls by that name (`maxSatisfying(`). */
+function namesCalledFunction(title: string, testCode: string): boolean {
+  const words = title.trim().split(/\s+/);
+  if (words.length < 2 || !words.every((word) => /^[A-Za-z_$][\w$]*$/.test(word))) return false;
+  const name = words.map((word, at) => (at === 0 ? word : `${word[0]!.toUpperCase()}${word.slice(1)}`)).join('');
+  return new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\(`).test(testCode);
+}
+
 /** What a statement must never show: the tests' titles and files, the changed lines before and after, and the reverted commit's message. */
 function forbiddenFor(candidate: Candidate, failed: FailedTest[], read: (file: string) => string): string[] {
   const mutated = mutatedFiles(candidate.sites, read);
@@ -38,8 +46,14 @@ function forbiddenFor(candidate: Candidate, failed: FailedTest[], read: (file: s
       ...linesAround(mutated.get(site.file)!, site.start + shift, site.start + shift + site.replacement.length),
     ];
   });
-  // A title that is only a name (`compareBuild`) names the function under test, which a bug report names too.
-  const titles = failed.map((test) => test.titlePath.at(-1) ?? '').filter((title) => !/^[\w$.#]+$/.test(title));
+  // A title that is only a name (`compareBuild`, or `max satisfying` for the `maxSatisfying` its test calls)
+  // names the function under test, which a bug report names too.
+  const titles = failed
+    .filter((test) => {
+      const title = test.titlePath.at(-1) ?? '';
+      return !/^[\w$.#]+$/.test(title) && !namesCalledFunction(title, read(test.file));
+    })
+    .map((test) => test.titlePath.at(-1) ?? '');
   const origin = candidate.provenance.origin;
   const commit = origin?.kind === 'commit' ? commitPhrases(origin) : [];
   return [...titles, ...failed.flatMap((test) => [test.file, basename(test.file)]), ...changedLines, ...commit];

@@ -258,6 +258,21 @@ describe('the language-model writer', () => {
     expect(named).toMatchObject({ title: '`clamp(20, 0, 10)` returns `20` instead of `10`', repro: { status: 'cut' } });
   });
 
+  it("lets a statement name the function a test's title names in words", async () => {
+    FILES['test/words.test.js'] = TEST_FILE.replace('import { clamp }', 'import { clamp as clampValue }')
+      .replace('returns the upper bound for values above it', 'clamp value')
+      .replace('clamp(15', 'clampValue(15');
+    const titled: FailedTest = {
+      ...failedTest,
+      testId: 'test/words.test.js::clamp value',
+      file: 'test/words.test.js',
+      titlePath: ['clamp value'],
+    };
+    const issue = await issueFor(candidate, [titled], sources(null));
+    delete FILES['test/words.test.js'];
+    expect(issue).toMatchObject({ status: 'written', title: '`clampValue(15, 0, 10)` returns `15` instead of `10`' });
+  });
+
   it('counts a reply without a script as a statement without a repro', async () => {
     respond = () => completion(JSON.stringify({ title: CLEAN.title, body: 'clamp lets values above the upper bound through.' }));
     const issue = await issueFor(candidate, [failedTest], sources());
