@@ -6,6 +6,12 @@ import { inspect } from 'node:util';
 
 const show = (value) => inspect(value, { depth: 6, breakLength: Infinity, maxArrayLength: 50, maxStringLength: 2000 });
 
+/**
+ * A value as it reaches the reporter from a test file's own process under `--test`: a function
+ * (the error class `assert.throws` waited for) does not cross, so a file run alone reports it alike.
+ */
+const portable = (value) => (typeof value === 'function' ? undefined : value);
+
 function failureOf(error) {
   if (!error) return undefined;
   // The runner wraps what the test threw; the cause is the real error.
@@ -17,8 +23,8 @@ function failureOf(error) {
     kind: error.failureType,
   };
   if ('expected' in cause || 'actual' in cause) {
-    failure.expected = show(cause.expected);
-    failure.actual = show(cause.actual);
+    failure.expected = show(portable(cause.expected));
+    failure.actual = show(portable(cause.actual));
     failure.operator = cause.operator;
   }
   return failure;

@@ -1,5 +1,5 @@
 import { parseJsonLines } from './json-lines.js';
-import type { NamedTest, RunnerAdapter } from './types.js';
+import type { NamedTest, RunnerAdapter, RunnerRequest } from './types.js';
 import { allBut, exactly, fullNames } from './skip.js';
 import { nodeTestDetection } from './node-test-detection.js';
 
@@ -14,6 +14,21 @@ function skipping(skip: NamedTest[], major: number, minor: number): string[] {
   // Each test and each suite around it, by its own name and by its full name.
   const names = skip.flatMap((test) => test.titlePath.flatMap((title, depth) => [title, test.titlePath.slice(0, depth + 1).join(' ')]));
   return [`--test-name-pattern=${allBut(['<root>', ...names])}`];
+}
+
+/** The reporter, limits, skips, the profile's arguments and the files: for a run under `--test` and a file run alone. */
+function runArgs({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools }: RunnerRequest): string[] {
+  const [major = Infinity, minor = Infinity] = tools.nodeVersion === null ? [] : tools.nodeVersion.replace(/^v/, '').split('.').map(Number);
+  return [
+    `--test-reporter=${tools.runnerFile('node-test-reporter.mjs')}`,
+    `--test-reporter-destination=${reportFile}`,
+    // A test's own timeout fires before the process is killed, so an async hang is reported as such.
+    ...(major > 20 || (major === 20 && minor >= 11) ? [`--test-timeout=${Math.floor(timeoutMs * 0.8)}`] : []),
+    ...(skip.length > 0 ? skipping(skip, major, minor) : []),
+    ...args,
+    // Node 20's runner does not expand globs (Node 22's does): it is given the files.
+    ...(only ?? testFiles),
+  ];
 }
 
 /**
@@ -48,23 +63,13 @@ export const nodeTest: RunnerAdapter = {
   },
   isolatesFiles: true,
   skipsTests: true,
-  command({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools }) {
-    const [major = Infinity, minor = Infinity] =
-      tools.nodeVersion === null ? [] : tools.nodeVersion.replace(/^v/, '').split('.').map(Number);
-    return {
-      file: tools.node,
-      args: [
-        '--test',
-        `--test-reporter=${tools.runnerFile('node-test-reporter.mjs')}`,
-        `--test-reporter-destination=${reportFile}`,
-        // A test's own timeout fires before the process is killed, so an async hang is reported as such.
-        ...(major > 20 || (major === 20 && minor >= 11) ? [`--test-timeout=${Math.floor(timeoutMs * 0.8)}`] : []),
-        ...(skip.length > 0 ? skipping(skip, major, minor) : []),
-        ...args,
-        // Node 20's runner does not expand globs (Node 22's does): it is given the files.
-        ...(only ?? testFiles),
-      ],
-    };
+  command(request) {
+    return { file: request.tools.node, args: ['--test', ...runArgs(request)] };
+  },
+  // One file needs no runner process above it: Node runs a test file's tests itself, with the same reporter.
+  directCommand(request) {
+    const files = request.only ?? request.testFiles;
+    return files.length === 1 ? { file: request.tools.node, args: runArgs(request) } : null;
   },
   parse: parseJsonLines,
   reportFormat: 'json-lines',

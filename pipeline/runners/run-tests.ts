@@ -22,6 +22,8 @@ export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'
   env?: Record<string, string>;
   /** Through the runner's warm server where the adapter has one and the sandbox can keep it. */
   warm?: boolean;
+  /** Without the runner's orchestrating process where the adapter can (`directCommand`), falling back to `command`. */
+  direct?: boolean;
   /**
    * The folder the runner starts in, repository-relative (a workspace package); absent, the
    * repository root. Test files given and reported are relative to it.
@@ -31,7 +33,8 @@ export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'
 
 /**
  * Runs the tests with the adapter inside the sandbox and reads back per-test results. A warm
- * run that does not give a complete report (its server died) is run again, cold.
+ * run that does not give a complete report (its server died) is run again, cold; so is a direct
+ * run that does not end with a complete report agreeing with its exit code.
  */
 export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request: TestRequest): Promise<TestRun> {
   const reportName = `.swesynth-report-${randomUUID()}.jsonl`;
@@ -50,6 +53,21 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
       const exec = await sandbox.serve(server, { args: command.args }, { timeoutMs: request.timeoutMs });
       const run = await readRun(sandbox, adapter, reportName, exec, cwd);
       if (run.kind !== 'broken') return run;
+      await rm(reportFile, { force: true });
+    }
+    const direct = request.direct
+      ? adapter.directCommand?.({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null })
+      : null;
+    if (direct) {
+      // The runner stops a hanging test at 0.8 of the limit and reports it: a direct run that gets there is run so.
+      const exec = await sandbox.exec(
+        { ...inFolder(direct, cwd, installed?.folder ?? cwd), env: { ...direct.env, ...request.env } },
+        {
+          timeoutMs: Math.floor(request.timeoutMs * 0.8),
+        },
+      );
+      const run = await readRun(sandbox, adapter, reportName, exec, cwd);
+      if (run.kind === 'results' && saysAll(exec, run.results)) return run;
       await rm(reportFile, { force: true });
     }
     return await readRun(sandbox, adapter, reportName, await sandbox.exec({ ...command, env }, { timeoutMs: request.timeoutMs }), cwd);
@@ -86,6 +104,10 @@ function withoutRoot(result: TestResult, root: string): TestResult {
       : {}),
   };
 }
+
+/** Whether a run's report tells all its exit code does: a process that failed reported a failing test. */
+const saysAll = (exec: ExecResult, results: TestResult[]): boolean =>
+  exec.exitCode === 0 || results.some((result) => result.status !== 'pass' && result.status !== 'skip');
 
 async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: string, exec: ExecResult, cwd: string): Promise<TestRun> {
   if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };

@@ -157,6 +157,13 @@ export interface RunnerAdapter {
   warmCoverage?: boolean;
   command(request: RunnerRequest): Command;
   /**
+   * The same run without the runner's orchestrating process, where that is cheaper (node:test's
+   * parent, which only starts a process per file): null when the request cannot run so. Such a
+   * run may end without a complete report (a file that crashes while loading) or tell a failure
+   * outside any test only by its exit code; runTests then runs `command` instead.
+   */
+  directCommand?(request: RunnerRequest): Command | null;
+  /**
    * Per-test results from the report; `root` turns absolute paths repository-relative. A report
    * the runner did not finish writing is not complete, and is never read as a verdict.
    */

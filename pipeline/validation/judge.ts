@@ -305,6 +305,7 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
       testFiles: environment.testFiles,
       skip: environment.setAside,
       warm: !spec.wholeSuite,
+      direct: !spec.wholeSuite,
     },
     stable: spec.stable,
     killOnly: spec.killOnly,

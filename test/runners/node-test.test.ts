@@ -55,6 +55,30 @@ describe('node:test adapter, beyond the shared contract', () => {
     expect(JSON.stringify(run.kind === 'results' && run.results[0]!.failure?.message)).not.toContain(repo);
   });
 
+  it('runs a lone file without the runner process above it, and under it where that run cannot tell everything', async () => {
+    const repo = tempDir('direct');
+    mkdirSync(join(repo, 'test'));
+    const head = "const test = require('node:test');\nconst assert = require('node:assert');\n";
+    const files: Record<string, string> = {
+      // Under --test each file runs in a child process the runner marks; alone, the file is the process.
+      'alone.test.js': `${head}test('runs alone', () => assert.strictEqual(process.env.NODE_TEST_CONTEXT, undefined));\n`,
+      'crash.test.js': `${head}throw new Error('broken at load');\n`,
+      // Every test passes, and the process still fails: only the runner names that failure.
+      'late.test.js': `${head}test('passes', () => {});\nsetTimeout(() => { throw new Error('after the tests'); }, 50);\n`,
+      'hang.test.js': `${head}test('never settles', () => new Promise(() => setInterval(() => {}, 1000)));\n`,
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(repo, 'test', name), text);
+    const statuses = async (file: string, direct: boolean) => {
+      const run = await runTests(LocalSandbox.at(repo), nodeTest, { testFiles: [`test/${file}`], args: [], timeoutMs: 3_000, direct });
+      return run.kind === 'results' ? run.results.map((result) => [result.titlePath.join(' > '), result.status]) : run.kind;
+    };
+    expect(await statuses('alone.test.js', true)).toEqual([['runs alone', 'pass']]);
+    expect(await statuses('alone.test.js', false)).toEqual([['runs alone', 'fail']]);
+    for (const file of ['crash.test.js', 'late.test.js', 'hang.test.js'])
+      expect(await statuses(file, true), file).toEqual(await statuses(file, false));
+    expect(await statuses('late.test.js', true)).toContainEqual(['(file)', 'error']);
+  });
+
   it('gives the crash error of a file that fails to load', async () => {
     const run = await runTests(sandbox, nodeTest, { testFiles: ['test/crash.test.js'], args: [], timeoutMs: 10_000 });
     expect(run.kind === 'results' && run.results[0]).toMatchObject({
