@@ -97,12 +97,12 @@ interface ReproResult {
 /**
  * How a repro runs in a sandbox. `fixed` runs it first, on the clean code, readying what it needs;
  * `afterChange` redoes what a change of the code needs beyond the tests' own build (the package's
- * build), saying why it failed, or nothing; `dispose` takes away what the repro left.
+ * build) and says whether that failed; `dispose` takes away what the repro left.
  */
 interface ReproWay {
   fixed(): Promise<ReproResult | { cut: string }>;
   run(): Promise<ReproResult>;
-  afterChange(): Promise<string | undefined>;
+  afterChange(): Promise<boolean>;
   dispose(): Promise<void>;
 }
 
@@ -111,10 +111,14 @@ function asScript(sandbox: Sandbox, script: Script, packageName: string): ReproW
   const file = reproFileOf(script);
   const setup: ReproSetup = setups.get(sandbox) ?? { linked: false, buildTried: false, packageBuild: null };
   setups.set(sandbox, setup);
-  const run = async (): Promise<ReproResult> => {
-    const result = await sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
-    return { timedOut: result.timedOut, passed: result.exitCode === 0, shows: (symptom) => shows(result, symptom), says: lastLine(result) };
-  };
+  const exec = () => sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
+  const resultOf = (result: ExecResult): ReproResult => ({
+    timedOut: result.timedOut,
+    passed: result.exitCode === 0,
+    shows: (symptom) => shows(result, symptom),
+    says: lastLine(result),
+  });
+  const run = async () => resultOf(await exec());
   return {
     async fixed() {
       if (!setup.linked) {
@@ -123,20 +127,15 @@ function asScript(sandbox: Sandbox, script: Script, packageName: string): ReproW
         setup.linked = true;
       }
       await sandbox.writeFile(file, script.code);
-      const first = await sandbox.exec({ file: sandbox.tools.node, args: [file] }, { timeoutMs: REPRO_TIMEOUT_MS });
-      if (first.exitCode === 0 || setup.buildTried || !MISSING_MODULE.test(first.outputTail))
-        return { timedOut: first.timedOut, passed: first.exitCode === 0, shows: (symptom) => shows(first, symptom), says: lastLine(first) };
+      const first = await exec();
+      if (first.exitCode === 0 || setup.buildTried || !MISSING_MODULE.test(first.outputTail)) return resultOf(first);
       setup.buildTried = true;
       const build = await buildPackage(sandbox);
       if (build && !build.timedOut) setup.packageBuild = { exitCode: build.exitCode };
       return run();
     },
     run,
-    async afterChange() {
-      if (setup.packageBuild && failedAgain(await buildPackage(sandbox), setup.packageBuild))
-        return "the package's build fails on this code";
-      return undefined;
-    },
+    afterChange: async () => setup.packageBuild !== null && failedAgain(await buildPackage(sandbox), setup.packageBuild),
     dispose: async () => undefined,
   };
 }
@@ -171,7 +170,7 @@ function asTestFile(sandbox: Sandbox, script: Script & { testFile: string }, jud
       return run();
     },
     run,
-    afterChange: async () => undefined,
+    afterChange: async () => false,
     async dispose() {
       await sandbox.exec(`rm -f '${file}'`, { timeoutMs: REPRO_TIMEOUT_MS });
     },
