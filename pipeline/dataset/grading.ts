@@ -87,6 +87,10 @@ const PREDICTIONS_HINT =
   'predictions are a JSON array, or JSON Lines, of objects with "instance_id", "model_name_or_path" and "model_patch"';
 
 /** The paths a patch names in its `diff --git`, `---` and `+++` headers. */
+/** Files that configure how tests run: a runner's config (`vitest.config.ts`, `.mocharc.json`), babel's, tsconfig, package.json. */
+const CONFIGURATION =
+  /(^|\/)([^/]*\.config\.[cm]?[jt]s|\.[\w-]*rc(\.\w+)?|[\w.-]*rc\.[cm]?[jt]s(on)?|tsconfig[\w.-]*\.json|package\.json)$/;
+
 function patchedPaths(patch: string): string[] {
   const paths = new Set<string>();
   for (const [, before, after] of patch.matchAll(/^diff --git a\/(\S+) b\/(\S+)$/gm)) paths.add(before!).add(after!);
@@ -101,9 +105,16 @@ type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'set
 /** The task trees of an evaluation (or a search), per repository: a grading takes one that no other grading holds. */
 export class TaskTrees {
   private readonly free = new Map<string, string[]>();
+  /** A sandbox per tree, kept with it: the runner's warm server there serves task after task. */
+  private readonly sandboxes = new Map<string, LocalSandbox>();
   private made = 0;
 
   constructor(private readonly workDir: string) {}
+
+  sandboxOf(dir: string, open: () => LocalSandbox): LocalSandbox {
+    if (!this.sandboxes.has(dir)) this.sandboxes.set(dir, open());
+    return this.sandboxes.get(dir)!;
+  }
 
   take(repo: string): string {
     return this.free.get(repo)?.pop() ?? join(this.workDir, `${repo.replace(/[^\w.-]/g, '_')}-${++this.made}`);
@@ -114,6 +125,7 @@ export class TaskTrees {
   }
 
   async remove(): Promise<void> {
+    for (const sandbox of this.sandboxes.values()) await sandbox.dispose();
     for (const dirs of this.free.values()) for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   }
 }
@@ -158,7 +170,8 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     }
     const failToPass = testIdsOf(instance.FAIL_TO_PASS);
     const passToPass = testIdsOf(instance.PASS_TO_PASS);
-    const sandbox = LocalSandbox.at(dir, profile.env, await nodeRuntime(profile.node));
+    const runtime = await nodeRuntime(profile.node);
+    const sandbox = ctx.trees.sandboxOf(dir, () => LocalSandbox.at(dir, profile.env, runtime));
     if (profile.buildBeforeTests && profile.build) {
       const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
       if (built.timedOut || built.exitCode !== 0) {
@@ -174,8 +187,12 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     const listed = noticing === undefined ? [...failToPass, ...passToPass] : failToPass;
     const files = [...new Set([...listed.map(testFileOf), ...(noticing ?? [])])].sort();
     const skip = ctx.setAsideOf(instance.repo);
-    // A file that a direct run cannot report faithfully is run again under its runner: the verdict is the same.
-    const run = await runSuites(sandbox, suites, { testFiles: files, only: files, skip, timeoutMs: ctx.timeoutMs, direct: true });
+    // As validation runs them: through the runner's warm server, which reads changed files afresh but keeps
+    // the configuration it started with (a patch that changes one runs cold), and node:test files without
+    // the runner's process, run again under it where that cannot be reported faithfully.
+    const warm = !patchedPaths(prediction.model_patch).some((path) => CONFIGURATION.test(path));
+    const request = { testFiles: files, only: files, skip, timeoutMs: ctx.timeoutMs, warm, direct: true };
+    const run = await runSuites(sandbox, suites, request);
     if (run.kind === 'timeout')
       return verdict(prediction, 'error', { ...graded, detail: `the tests did not finish within ${ctx.timeoutMs} ms` });
     if (run.kind === 'broken')
