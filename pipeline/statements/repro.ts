@@ -472,13 +472,14 @@ function scriptOf(parts: {
 
 /**
  * Where a repro test file goes: beside the failing test, named as the repository names its tests
- * (`tests/parse.test.ts` → `tests/repro.test.ts`), so that the runner's globs take it in.
+ * (`tests/parse.test.ts` → `tests/repro.test.ts`), so that the runner's globs take it in; never
+ * where a file of the repository is.
  */
-function testFilePath(testFile: string): string {
+function testFilePath(testFile: string, exists: (path: string) => boolean): string | null {
   const name = basename(testFile);
-  const dot = name.indexOf('.');
-  const path = join(dirname(testFile), `repro${dot < 0 ? '' : name.slice(dot)}`);
-  return path === testFile ? join(dirname(testFile), `bug-repro${name.slice(dot)}`) : path;
+  const suffix = name.includes('.') ? name.slice(name.indexOf('.')) : '';
+  const names = Array.from({ length: 9 }, (_, n) => join(dirname(testFile), `repro${n === 0 ? '' : `-${n + 1}`}${suffix}`));
+  return names.find((path) => !exists(path)) ?? null;
 }
 
 /**
@@ -487,7 +488,12 @@ function testFilePath(testFile: string): string {
  * its own beside the failing one. A test that uses what its framework passes its callback (`t`,
  * `done`) has no such form: what comes after the failing statement (`t.end()`) is not kept.
  */
-function testFileOf(source: SourceFile, around: TestAt, kept: Statement[]): Script | { unrunnable: string } {
+function testFileOf(
+  source: SourceFile,
+  around: TestAt,
+  kept: Statement[],
+  exists: (path: string) => boolean,
+): Script | { unrunnable: string } {
   if (!around.declaredBy) return { unrunnable: 'its test is declared by no function of the framework' };
   const writer = writerOf(source.text, []);
   const snippet = snippetOf(around, kept, writer);
@@ -498,7 +504,9 @@ function testFileOf(source: SourceFile, around: TestAt, kept: Statement[]): Scri
   const imports = importsFor(source, [...fixtures, test].join('\n'), (specifier) => specifier, true);
   const esm = source.ast.program.body.some((statement) => statement.type === 'ImportDeclaration' || statement.type.startsWith('Export'));
   const code = [imports.join('\n'), fixtures.join('\n'), test].filter((block) => block !== '').join('\n\n');
-  return { code, module: esm ? 'esm' : 'cjs', testFile: testFilePath(source.path) };
+  const testFile = testFilePath(source.path, exists);
+  if (!testFile) return { unrunnable: 'every name for it beside the test is taken' };
+  return { code, module: esm ? 'esm' : 'cjs', testFile };
 }
 
 /** The failing test's own code up to the failing statement, with the fixtures and imports it needs. */
@@ -544,7 +552,7 @@ function reproOf(test: FailedTest, text: string, input: StatementInput): Repro |
     statements: [...fixtures, ...kept.slice(0, -1), ...before, ...(failing ? [failing] : [])],
     source,
     script: scriptOf({ source, input, around, kept, moduleEdits, publicName }),
-    testFile: testFileOf(source, around, kept),
+    testFile: testFileOf(source, around, kept, (path) => input.readTest(path) !== undefined),
   };
 }
 

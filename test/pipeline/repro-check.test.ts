@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runnerNamed } from '../../pipeline/runners/index.js';
@@ -67,7 +67,7 @@ function reproOf(root: string, entry: string) {
   const repro = reproFor(
     {
       failed: [failed],
-      readTest: (file) => readFileSync(join(root, file), 'utf8'),
+      readTest: (file) => (existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : undefined),
       forbidden: [],
       packageName: 'clamp-lib',
       entryPoints: [entry],
@@ -155,6 +155,9 @@ describe("a repro as a test of the repository's suite", () => {
       reason: expect.stringMatching(/^it fails on the fixed code too/),
     });
     expect(await check(root, BUG, testFile)).toEqual({ status: 'executed' });
+    // Never over a file of the repository.
+    const taken = repository({ exports: './dist/clamp.js' }, { 'test/repro.test.js': "import './clamp.test.js';\n" });
+    expect(reproOf(taken, 'dist/clamp.js').testFile.testFile).toBe('test/repro-2.test.js');
     const otherValue = { ...BUG, replacement: 'high + 1' };
     expect(await check(root, otherValue, testFile)).toMatchObject({
       status: 'cut',
