@@ -190,6 +190,8 @@ export function subjectOf(repro: Repro | null, titlePath: readonly string[] = []
 }
 
 const EQUALITY = new Set(['===', '==', '!==', '!=']);
+/** Names a checked value may have been handed through before the call that made it. */
+const ALIAS_HOPS = 3;
 const isLiteral = (node: Node): boolean => node.type.endsWith('Literal') || (node.type === 'Identifier' && node.name === 'undefined');
 
 function subjectInRepro(repro: Repro | null): Subject {
@@ -215,14 +217,20 @@ function subjectInRepro(repro: Repro | null): Subject {
     const rest = checked.slice(textOf(repro, root).length);
     return { ...none, checked: `${call.shown === call.name ? `${call.name}(…)` : call.shown}${rest}` };
   }
-  // A value computed earlier: `const result = f(x); assert.deepEqual(result.items, ...)`.
-  const origin = root.type === 'Identifier' ? assignedValue(repro, root.name) : null;
-  const originCall = origin?.type === 'AwaitExpression' ? origin.argument : origin;
+  // A value computed earlier: `const result = f(x); assert.deepEqual(result.items, ...)`, through
+  // names it was passed along by (`const pending = f(x); const result = await pending;`).
+  let originCall: Node | null = root;
+  let originAwaited = false;
+  for (let hops = 0; hops < ALIAS_HOPS && originCall?.type === 'Identifier'; hops++) {
+    const origin: Expression | null = assignedValue(repro, originCall.name);
+    originAwaited ||= origin?.type === 'AwaitExpression';
+    originCall = origin?.type === 'AwaitExpression' ? origin.argument : origin;
+  }
   const shownChecked = checked.length <= SHOWN_LIMIT ? checked : null;
-  if (!originCall || !isCall(originCall)) return { ...none, checked: shownChecked };
+  if (originCall === root || !originCall || !isCall(originCall)) return { ...none, checked: shownChecked };
   return {
     call: callText(repro, originCall),
-    awaited: origin!.type === 'AwaitExpression',
+    awaited: originAwaited,
     checked: value.type === 'Identifier' ? null : shownChecked,
   };
 }

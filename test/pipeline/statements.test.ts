@@ -317,6 +317,15 @@ ${body}
     expect(statement).toMatchObject({ title: 'After `chunk([1, 2, 3], 2)`, `result.length` is `1` instead of `2`' });
   });
 
+  it('name the call a value was handed along from, through another name', () => {
+    const statement = statementFor('  const pending = load(2);\n  const loaded = await pending;\n  assert.deepEqual(loaded, [2]);', 7, {
+      message: 'x',
+      expected: '[ 2 ]',
+      actual: '[]',
+    });
+    expect(statement).toMatchObject({ title: '`load(2)` resolves to `[]` instead of `[ 2 ]`' });
+  });
+
   it('name the call behind a value an assertion compares with another', () => {
     const statement = statementFor('  const min = chunk([1, 2, 3], 2);\n  assert.ok(min === 2 || min.length === 2);', 6, {
       message: 'x',
