@@ -164,6 +164,7 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
         writer: expect.stringMatching(/^template:(terse|detailed|story)$/),
         llm: null,
         repro: 'executed',
+        repro_form: 'script',
       });
     }
 
