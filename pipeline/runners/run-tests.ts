@@ -22,7 +22,7 @@ export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'
   env?: Record<string, string>;
   /** Through the runner's warm server where the adapter has one and the sandbox can keep it. */
   warm?: boolean;
-  /** Without the runner's orchestrating process where the adapter can (`directCommand`), falling back to `command`. */
+  /** Without the runner's orchestrating process where the adapter can (`directCommand`) and the sandbox keeps warm servers, falling back to `command`. */
   direct?: boolean;
   /**
    * The folder the runner starts in, repository-relative (a workspace package); absent, the
@@ -55,9 +55,12 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
       if (run.kind !== 'broken') return run;
       await rm(reportFile, { force: true });
     }
-    const direct = request.direct
-      ? adapter.directCommand?.({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null })
-      : null;
+    // As with warm servers, only in a sandbox that keeps its processes in hand (the local one): a container
+    // killed at a direct run's limit is no place for the run under the runner that follows.
+    const direct =
+      request.direct && sandbox.serve
+        ? adapter.directCommand?.({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null })
+        : null;
     if (direct) {
       // The runner stops a hanging test at 0.8 of the limit and reports it: a direct run that gets there is run so.
       const exec = await sandbox.exec(
