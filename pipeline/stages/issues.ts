@@ -125,13 +125,22 @@ async function checkedRepro(
   if (!repro || !test.failure) return { outcome: { status: 'none' }, code: null };
   const { runRepro } = sources;
   if (!runRepro) return { outcome: { status: 'cut', reason: 'no sandbox to run it in' }, code: null };
-  const run = (script: Script | { unrunnable: string }): Promise<ReproOutcome> | ReproOutcome =>
-    'unrunnable' in script ? { status: 'unrunnable', reason: script.unrunnable } : runRepro(candidate, script, symptomOf(test.failure!));
-  const asScript = await run(repro.script);
-  if (asScript.status === 'executed') return { outcome: { status: 'executed', form: 'script' }, code: repro.script as Script };
-  if ((await run(repro.testFile)).status === 'executed')
-    return { outcome: { status: 'executed', form: 'test-file' }, code: repro.testFile as Script };
-  return { outcome: asScript, code: null };
+  const symptom = symptomOf(test.failure);
+  // The script's outcome says why neither ran.
+  let first: ReproOutcome | null = null;
+  for (const [form, script] of [
+    ['script', repro.script],
+    ['test-file', repro.testFile],
+  ] as const) {
+    if ('unrunnable' in script) {
+      first ??= { status: 'unrunnable', reason: script.unrunnable };
+      continue;
+    }
+    const outcome = await runRepro(candidate, script, symptom);
+    if (outcome.status === 'executed') return { outcome: { status: 'executed', form }, code: script };
+    first ??= outcome;
+  }
+  return { outcome: first!, code: null };
 }
 
 /** Test files a statement may be written from when the first one's repro does not run: each try runs a repro twice. */

@@ -654,14 +654,7 @@ function innermostAt(enclosing: Statement, line: number): { failing: Statement; 
   const visit = (node: Node): void => {
     if (node !== enclosing && node.type === 'ExpressionStatement' && covers(node) && isAssertion(node)) failing = node;
     const callback = node.type === 'ArrowFunctionExpression' && node.body.type !== 'BlockStatement' ? node.body : null;
-    if (callback && covers(callback) && isAssertion(callback))
-      failing = {
-        type: 'ExpressionStatement',
-        expression: callback,
-        start: callback.start,
-        end: callback.end,
-        loc: callback.loc,
-      } as Statement;
+    if (callback && covers(callback) && isAssertion(callback)) failing = asStatement(callback);
     for (const child of childrenOf(node)) if (child.loc && covers(child)) visit(child);
   };
   visit(enclosing);
