@@ -138,11 +138,14 @@ withEngine('the Docker sandbox', () => {
         db.close();
       }
     };
-    for (let waited = 0; waited < 300_000 && child.exitCode === null && verdictsSoFar() < 2; waited += 100)
+    // A container lives for one candidate: between two of them none may be running, so wait for one.
+    const validating = async () => verdictsSoFar() >= 2 && (await swesynthContainers()) > 0;
+    for (let waited = 0; waited < 300_000 && child.exitCode === null && !(await validating()); waited += 100)
       await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await swesynthContainers()).toBeGreaterThan(0);
+    const containersAtSignal = await swesynthContainers();
     child.kill('SIGTERM');
     const ended = await child;
+    expect(containersAtSignal).toBeGreaterThan(0);
     expect(ended.exitCode, ended.stderr).toBe(143);
     expect(await swesynthContainers()).toBe(0);
     // The example's mutants are kept, survive or time out; an error here would be a removed container's.
@@ -157,11 +160,16 @@ withEngine('the Docker sandbox', () => {
       Cmd: ['sleep', '600'],
       Labels: { swesynth: '1', 'swesynth.owner': 'elsewhere:1' },
     });
-    expect(await swesynthContainers()).toBe(1);
-    const pruned = await swesynth(['docker', 'prune', '--json']);
-    expect(pruned.exitCode, pruned.stderr).toBe(0);
-    expect(JSON.parse(pruned.stdout)).toEqual({ removed: 1 });
-    await expect(container.inspect()).rejects.toThrow();
+    try {
+      expect(await swesynthContainers()).toBe(1);
+      const pruned = await swesynth(['docker', 'prune', '--json']);
+      expect(pruned.exitCode, pruned.stderr).toBe(0);
+      expect(JSON.parse(pruned.stdout)).toEqual({ removed: 1 });
+      await expect(container.inspect()).rejects.toThrow();
+    } finally {
+      // A failure above must not leave the container to the tests that count containers after it.
+      await container.remove({ force: true }).catch(() => undefined);
+    }
   });
 
   it('says how to get an engine when none answers', async () => {
