@@ -262,16 +262,26 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
       return parsed.get(file)!;
     };
     const suspects = suspectsOf(oracle.failing, passing, repo.sourceFiles, parsedOf);
-    const builds: Build[] = build ? [{ single: singleFileBuild(tree, build, null), whole: fullBuild }] : [];
+    const testBuilds: Build[] = build ? [{ single: singleFileBuild(tree, build, null), whole: fullBuild }] : [];
+    const oracleBuilds = [...testBuilds];
     const packageBuild = oracle.packageBuild;
     const packageScript = packageBuild && (await packageBuildScript(sandbox));
     if (packageBuild && packageScript)
-      builds.push({
+      oracleBuilds.push({
         single: singleFileBuild(tree, packageScript, null),
         whole: async () => !failedAgain(await buildPackage(sandbox), packageBuild),
       });
-    const treeEdits = new TreeEdits(sandbox, builds);
+    const treeEdits = new TreeEdits(sandbox, oracleBuilds);
     const visibleTests = new VisibleTests(sandbox, repo, visible);
+    const fixes = async (covering: string[]): Promise<boolean> => {
+      if (!(await treeEdits.ready(testBuilds))) return false;
+      if (treeEdits.isReady(oracleBuilds)) return (await oracle.passes()) && (await visibleTests.pass(covering));
+      // The package's whole build is the dearest step: an edit a visible test rejects goes without it.
+      if (!(await visibleTests.pass(covering))) return false;
+      if (!(await treeEdits.ready(oracleBuilds)) || !(await oracle.passes())) return false;
+      // The visible tests may load the package's build, which changed after they ran.
+      return visibleTests.pass(covering);
+    };
 
     const { plans, skipped } = planEdits(suspects, parsedOf, oracle.blocks);
     let edits = 0;
@@ -281,7 +291,7 @@ export async function searchFix(instance: Instance, tree: string, repo: RepoKnow
         if (edits >= budget) return outcome({ status: 'not-found', oracle: oracle.kind, edits, skipped, suspects: suspects.length });
         edits++;
         const patch = await treeEdits.with(suspect.file, file.text, applyEdit(file.text, mutant.edit), async () =>
-          (await oracle.passes()) && (await visibleTests.pass(covering)) ? git(tree, ['diff', '--no-color', '--', suspect.file]) : null,
+          (await fixes(covering)) ? git(tree, ['diff', '--no-color', '--', suspect.file]) : null,
         );
         if (patch === null) continue;
         return outcome({
@@ -339,10 +349,16 @@ interface Build {
   whole(): Promise<boolean>;
 }
 
-/** Edits of the task tree's source, each built as the checks need it and undone after. */
+/**
+ * Edits of the task tree's source, each undone after its check. A build that reproduces a file
+ * alone follows every write; a whole build runs only when a check asks for it (`ready`), so an
+ * edit rejected before, and the undoing of an edit, cost none.
+ */
 class TreeEdits {
   /** Per build and file, whether building the file alone gives what the build gives; asked with the tree as the task left it. */
-  private readonly alone = new Map<Build, Map<string, Promise<boolean>>>();
+  private readonly alone = new Map<Build, Map<string, boolean>>();
+  /** Builds whose output lags the source: a whole build not run since the last write. */
+  private readonly stale = new Set<Build>();
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -351,26 +367,42 @@ class TreeEdits {
     for (const build of builds) this.alone.set(build, new Map());
   }
 
-  /** Runs `check` with `file` holding `text` (built), and puts back `clean`; null when the changed code does not build. */
+  /** Runs `check` with `file` holding `text`, and puts back `clean`. */
   async with<T>(file: string, clean: string, text: string, check: () => Promise<T | null>): Promise<T | null> {
     for (const build of this.builds) {
       const alone = this.alone.get(build)!;
-      if (!alone.has(file)) alone.set(file, build.single ? build.single.reproduces(this.sandbox, file, clean) : Promise.resolve(false));
+      // The comparison needs the output of the clean tree.
+      if (!alone.has(file))
+        alone.set(file, build.single !== null && (await this.ready([build])) && (await build.single.reproduces(this.sandbox, file, clean)));
     }
     try {
-      return (await this.write(file, text)) ? await check() : null;
+      await this.write(file, text);
+      return await check();
     } finally {
       await this.write(file, clean);
     }
   }
 
-  private async write(file: string, text: string): Promise<boolean> {
-    await this.sandbox.writeFile(file, text);
-    for (const build of this.builds) {
-      if (await this.alone.get(build)!.get(file)) await build.single!.write(this.sandbox, file, text);
-      else if (!(await build.whole())) return false;
+  isReady(builds: Build[]): boolean {
+    return builds.every((build) => !this.stale.has(build));
+  }
+
+  /** Brings these builds' output up to date with the source, in order; false when the source does not build. */
+  async ready(builds: Build[]): Promise<boolean> {
+    for (const build of builds) {
+      if (!this.stale.has(build)) continue;
+      if (!(await build.whole())) return false;
+      this.stale.delete(build);
     }
     return true;
+  }
+
+  private async write(file: string, text: string): Promise<void> {
+    await this.sandbox.writeFile(file, text);
+    for (const build of this.builds) {
+      if (this.alone.get(build)!.get(file)) await build.single!.write(this.sandbox, file, text);
+      else this.stale.add(build);
+    }
   }
 }
 
