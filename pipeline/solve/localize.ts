@@ -22,9 +22,11 @@ const ran = (executed: Executed, path: string, name: string): boolean => {
 /**
  * The source functions the failing runs executed, most suspicious first, by Ochiai over runs:
  * failed(f) / sqrt(failed × (failed(f) + passed(f))). A loaded file stands for the source files it
- * is built from (`dist/parse.js` for `src/parse.ts`); a function is known by the short name V8
- * gives it, so two methods of one name in one file share a score, and where a bundler renamed
- * them all, every function of the file takes the file's best score. Ties keep source order.
+ * is built from (`dist/parse.js` for `src/parse.ts`); a bundle (`dist/index.js` holding every
+ * module) also for each source file that defines a function it ran which its namesake source does
+ * not. A function is known by the short name V8 gives it, so two methods of one name in one file
+ * share a score, and where a bundler renamed them all, every function of the file takes the
+ * file's best score. Ties keep source order.
  */
 export function suspectsOf(
   failing: readonly Executed[],
@@ -36,14 +38,37 @@ export function suspectsOf(
   /** Per source file, the best score of a function run from it, whatever its name. */
   const fileScores = new Map<string, number>();
   const keyOf = (file: string, name: string) => `${file}\0${name}`;
+  const isSource = new Set(sourceFiles);
   const sourcesOfLoaded = new Map<string, string[]>();
-  const sourcesOf = (loaded: string) => {
+  const builtFrom = (loaded: string) => {
     if (!sourcesOfLoaded.has(loaded))
       sourcesOfLoaded.set(
         loaded,
         sourceFiles.filter((source) => loadedAs(source, [loaded]).length > 0),
       );
     return sourcesOfLoaded.get(loaded)!;
+  };
+  let definers: Map<string, string[]> | null = null;
+  /** The source files that define a function of this name; every source is read once, the first time a bundle asks. */
+  const definersOf = (name: string) => {
+    if (!definers) {
+      definers = new Map();
+      for (const file of sourceFiles) {
+        const source = parsed(file);
+        for (const unit of source ? discoverUnits(source) : []) {
+          const files = definers.get(runtimeName(unit.name)) ?? [];
+          if (!files.includes(file)) definers.set(runtimeName(unit.name), [...files, file]);
+        }
+      }
+    }
+    return definers.get(name) ?? [];
+  };
+  const sourcesOf = (loaded: string, name: string) => {
+    const built = builtFrom(loaded);
+    if (isSource.has(loaded) || name === '') return built;
+    const defining = definersOf(name);
+    // A build's own module (`dist/parse.js`) defines what it runs; a bundle's functions come from elsewhere.
+    return built.some((file) => defining.includes(file)) ? built : [...new Set([...built, ...defining])];
   };
   for (const run of failing)
     for (const [path, functions] of Object.entries(run))
@@ -52,7 +77,7 @@ export function suspectsOf(
         const failed = failing.filter((other) => ran(other, path, name)).length;
         const passed = passing.filter((other) => ran(other, path, name)).length;
         const score = failed / Math.sqrt(failing.length * (failed + passed));
-        for (const source of sourcesOf(path)) {
+        for (const source of sourcesOf(path, name)) {
           const key = keyOf(source, name);
           scores.set(key, Math.max(scores.get(key) ?? 0, score));
           fileScores.set(source, Math.max(fileScores.get(source) ?? 0, score));

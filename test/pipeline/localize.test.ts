@@ -44,6 +44,24 @@ describe('fault localization', () => {
     ]);
   });
 
+  it('reads a bundle as the modules that define what it ran, not only its namesake entry', () => {
+    const modules = new Map([
+      ['src/index.js', parseSource('src/index.js', "export { parse } from './cart.js';\nexport function version() { return 1; }\n")],
+      ['src/cart.js', file],
+      ['src/parse.js', parseSource('src/parse.js', 'export function parse(text) { return [text]; }\n')],
+    ]);
+    const failing = [{ 'dist/index.js': { total: 1, version: 1 } }];
+    const suspects = suspectsOf(failing, [{ 'dist/index.js': { version: 1 } }], [...modules.keys()], (path) => modules.get(path) ?? null);
+    expect(suspects.map((suspect) => [suspect.file, suspect.unit.name, Number(suspect.score.toFixed(3))])).toEqual([
+      ['src/cart.js', 'total', 1],
+      ['src/index.js', 'version', 0.707],
+    ]);
+    // A module built on its own is read as its source alone, though another defines a function of the same name.
+    expect(suspectsOf([{ 'dist/parse.js': { parse: 1 } }], [], [...modules.keys()], (path) => modules.get(path) ?? null)).toEqual([
+      expect.objectContaining({ file: 'src/parse.js' }),
+    ]);
+  });
+
   it('tells the edits in code a real run never reached, which cannot change what it does', () => {
     const dir = mkdtempSync(join(tmpdir(), 'swesynth-blocks-'));
     try {
