@@ -163,6 +163,8 @@ class JsonLinesReporter {
       const lines = [...loadFailures.map(loadFailureResult), ...results.values(), { end: true }];
       // Synchronous: with --exit, mocha ends the process as soon as the run is over.
       writeFileSync(reportFile, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+      // A warm mocha keeps this module for its next run.
+      loadFailures.length = 0;
     });
   }
 }

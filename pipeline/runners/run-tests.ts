@@ -31,9 +31,26 @@ export type TestRequest = Omit<RunnerRequest, 'reportFile' | 'tools' | 'version'
   cwd?: string;
 };
 
+/** What a warm server says of a request it cannot run as a fresh process would. */
+const COLD_MARKER = '@@swesynth-cold';
+/** Per sandbox, the runners whose warm server said so, or failed its trial: their runs go straight to a fresh process. */
+const coldOnly = new WeakMap<Sandbox, Set<string>>();
+/** Per sandbox, the runners whose warm server passed its trial (`RunnerAdapter.warmTrial`). */
+const trusted = new WeakMap<Sandbox, Set<string>>();
+const remember = (known: WeakMap<Sandbox, Set<string>>, sandbox: Sandbox, adapter: RunnerAdapter) =>
+  known.set(sandbox, new Set([...(known.get(sandbox) ?? []), adapter.name]));
+
+/** Whether two runs both gave results, every test the same status in each. */
+function sameVerdicts(a: TestRun, b: TestRun): boolean {
+  const statuses = (run: TestRun) =>
+    run.kind === 'results' ? JSON.stringify(run.results.map((result) => [result.id, result.status]).sort()) : null;
+  return statuses(a) !== null && statuses(a) === statuses(b);
+}
+
 /**
  * Runs the tests with the adapter inside the sandbox and reads back per-test results. A warm
- * run that does not give a complete report (its server died) is run again, cold; so is a direct
+ * run that does not give a complete report (its server died) is run again, cold, and so is the first
+ * warm run in a sandbox of an adapter that puts its server on trial; so is a direct
  * run that does not end with a complete report agreeing with its exit code.
  */
 export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request: TestRequest): Promise<TestRun> {
@@ -48,17 +65,28 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
       installed?.folder ?? cwd,
     );
     const env = { ...command.env, ...request.env };
-    if (request.warm && adapter.warmServer && sandbox.serve) {
-      const server = { file: sandbox.tools.node, args: [sandbox.tools.runnerFile(adapter.warmServer)], env, ...(cwd ? { cwd } : {}) };
-      const exec = await sandbox.serve(server, { args: command.args }, { timeoutMs: request.timeoutMs });
+    const warms = adapter.warmsVersion?.(installed?.version ?? null) ?? true;
+    /** A warm run on trial: the same run in a fresh process follows, and its verdict stands. */
+    let onTrial: TestRun | null = null;
+    if (request.warm && adapter.warmServer && sandbox.serve && warms && !coldOnly.get(sandbox)?.has(adapter.name)) {
+      // The server's environment is the request's; the command's own (a report's path) changes per run and goes with each.
+      const server = {
+        file: sandbox.tools.node,
+        args: [sandbox.tools.runnerFile(adapter.warmServer)],
+        env: request.env,
+        ...(cwd ? { cwd } : {}),
+      };
+      const exec = await sandbox.serve(server, { args: command.args, env: command.env }, { timeoutMs: request.timeoutMs });
+      if (exec.outputTail.includes(COLD_MARKER)) remember(coldOnly, sandbox, adapter);
       const run = await readRun(sandbox, adapter, reportName, exec, cwd);
-      if (run.kind !== 'broken') return run;
+      if (run.kind !== 'broken' && (!adapter.warmTrial || trusted.get(sandbox)?.has(adapter.name))) return run;
+      if (run.kind !== 'broken') onTrial = run;
       await rm(reportFile, { force: true });
     }
     // As with warm servers, only in a sandbox that keeps its processes in hand (the local one): a container
     // killed at a direct run's limit is no place for the run under the runner that follows.
     const direct =
-      request.direct && sandbox.serve
+      request.direct && sandbox.serve && !onTrial
         ? adapter.directCommand?.({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null })
         : null;
     if (direct) {
@@ -73,7 +101,16 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
       if (run.kind === 'results' && saysAll(exec, run.results)) return run;
       await rm(reportFile, { force: true });
     }
-    return await readRun(sandbox, adapter, reportName, await sandbox.exec({ ...command, env }, { timeoutMs: request.timeoutMs }), cwd);
+    const cold = await readRun(
+      sandbox,
+      adapter,
+      reportName,
+      await sandbox.exec({ ...command, env }, { timeoutMs: request.timeoutMs }),
+      cwd,
+    );
+    // The server is trusted in this sandbox if it agreed with the fresh process, and never asked again if not.
+    if (onTrial && cold.kind === 'results') remember(sameVerdicts(onTrial, cold) ? trusted : coldOnly, sandbox, adapter);
+    return cold;
   } finally {
     await rm(reportFile, { force: true });
   }

@@ -147,9 +147,19 @@ export interface RunnerAdapter {
   findsTestFiles?: boolean;
   /**
    * A server (a file of pipeline/runners/) that keeps the runner loaded between runs: it takes
-   * `{ args }`, the arguments `command` would pass, and runs them in its own process.
+   * `{ args, env }`, the arguments and environment variables `command` would pass, and runs them
+   * in its own process. A server that cannot run a request as a fresh process would says
+   * `@@swesynth-cold` in its output, and is not asked again in that sandbox.
    */
   warmServer?: string;
+  /**
+   * Whether the first warm run in each sandbox is run again in a fresh process and compared: where a
+   * repository's setup can make the server's runs differ from a fresh process's (a loader that
+   * must be the process's first module), that sandbox then runs every file cold.
+   */
+  warmTrial?: boolean;
+  /** Whether the warm server speaks to the installed version of the runner; unset, to every version. */
+  warmsVersion?(version: string | null): boolean;
   /**
    * The warm server runs the tests in its own process and, under NODE_V8_COVERAGE, writes the
    * coverage of each run before it answers (V8 then counts afresh): coverage can be learned warm.

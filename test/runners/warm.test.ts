@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jest } from '../../pipeline/runners/jest.js';
+import { mocha } from '../../pipeline/runners/mocha.js';
 import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
 import { vitest } from '../../pipeline/runners/vitest.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
@@ -61,5 +62,52 @@ describe('vitest kept warm, with a global setup', () => {
     } finally {
       await sandbox.dispose();
     }
+  });
+});
+
+describe.each(['mocha-6', 'mocha-8', 'mocha-10'])('mocha kept warm between runs, on %s', (fixture) => {
+  it('gives the results of a cold run, sees a changed source file, ends a hanging test, and starts afresh after a run that leaves state', async () => {
+    const sandbox = await LocalSandbox.copyOf(join(FIXTURES, fixture), join(tempDir(`warm-${fixture}`), 'repo'));
+    try {
+      const testFiles = ['test/basic.test.js', 'test/hang.test.js', 'test/leak.test.js'];
+      await sandbox.writeFile(
+        'test/leak.test.js',
+        "const assert = require('assert');\nit('starts without what an earlier run left', () => {\n  assert.strictEqual(globalThis.leftBehind, undefined);\n  globalThis.leftBehind = setInterval(() => {}, 1000);\n});\n",
+      );
+      const basic = { testFiles, only: ['test/basic.test.js'], args: [], timeoutMs: 30_000 };
+      const cold = await runTests(sandbox, mocha, basic);
+      expect(cold.kind).toBe('results');
+      // The first warm run is on trial beside a cold one; from the second on, the server answers alone.
+      for (let run = 0; run < 2; run++) expect(statuses(await runTests(sandbox, mocha, { ...basic, warm: true }))).toEqual(statuses(cold));
+      const source = await sandbox.readFile('src/math.js');
+      await sandbox.writeFile('src/math.js', source.replace('a + b', 'a - b'));
+      const broken = await runTests(sandbox, mocha, { ...basic, warm: true });
+      expect(broken.kind === 'results' && broken.results.find((result) => result.id === 'test/basic.test.js::math > adds')?.status).toBe(
+        'fail',
+      );
+      await sandbox.writeFile('src/math.js', source);
+      expect(statuses(await runTests(sandbox, mocha, { ...basic, warm: true }))).toEqual(statuses(cold));
+      const leak = { ...basic, only: ['test/leak.test.js'], warm: true };
+      for (let run = 0; run < 2; run++)
+        expect(statuses(await runTests(sandbox, mocha, leak))).toEqual([
+          ['test/leak.test.js::starts without what an earlier run left', 'pass'],
+        ]);
+      const hang = await runTests(sandbox, mocha, { ...basic, only: ['test/hang.test.js'], timeoutMs: 6_000, warm: true });
+      expect(hang.kind === 'timeout' || (hang.kind === 'results' && hang.results.some((result) => result.status === 'timeout'))).toBe(true);
+      expect(statuses(await runTests(sandbox, mocha, { ...basic, warm: true }))).toEqual(statuses(cold));
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
+
+describe('mocha kept warm, with a loader that must be the first module of its process', () => {
+  it('runs cold after its trial, with the results of a cold run', async () => {
+    const sandbox = LocalSandbox.at(join(FIXTURES, 'mocha-8-esm'));
+    const basic = { testFiles: ['test/basic.test.js'], only: ['test/basic.test.js'], args: ['--require', 'esm'], timeoutMs: 30_000 };
+    const cold = await runTests(sandbox, mocha, basic);
+    expect(cold.kind === 'results' && cold.results.some((result) => result.status === 'pass')).toBe(true);
+    for (let run = 0; run < 2; run++) expect(statuses(await runTests(sandbox, mocha, { ...basic, warm: true }))).toEqual(statuses(cold));
+    await sandbox.dispose();
   });
 });
