@@ -48,7 +48,9 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
   const scratch = mkdtempSync(join(tmpdir(), 'swesynth-init-'));
   try {
     let checkout = url;
-    if (!local || options.commit) {
+    // A local repository is set up from its commit, as a clone: what is not committed (a lockfile
+    // that git ignores, left by an install) is not there, so detection must not see it either.
+    if (!local || options.commit || existsSync(join(url, '.git'))) {
       checkout = join(scratch, 'repo');
       await git(scratch, ['clone', '--quiet', '--no-checkout', url, 'repo']);
       await git(checkout, ['checkout', '--quiet', '--detach', options.commit ?? 'HEAD']);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +58,23 @@ describe('init', () => {
       install: 'npm ci',
       runnerArgs: ['--require', 'tsx'],
     });
+  });
+
+  it('reads a local git repository as its commit: a lockfile git ignores, left by an install, is not there to set up from', async () => {
+    const repo = copyFixture('tiny-lib');
+    const git = (...args: string[]) =>
+      execa('git', args, {
+        cwd: repo,
+        env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
+    writeFileSync(join(repo, '.gitignore'), 'node_modules/\npackage-lock.json\n');
+    await git('init', '-q');
+    await git('add', '-A');
+    await git('commit', '-qm', 'first');
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify({ name: 'tiny-lib', lockfileVersion: 3, packages: {} }));
+    const result = await swesynth(['init', repo, '--repos', tempDir('repos'), '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ commit: (await git('rev-parse', 'HEAD')).stdout, install: 'npm install' });
   });
 
   it('refuses a folder that is not a JavaScript package', async () => {
