@@ -5,6 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { RepoProfile } from '../../pipeline/repo/profile.js';
 import { copyFixture, FIXTURES, swesynth, tempDir } from '../helpers.js';
 
+/** Git in `repo`, with an author for its commits. */
+const gitIn =
+  (repo: string) =>
+  (...args: string[]) =>
+    execa('git', args, {
+      cwd: repo,
+      env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    });
+
 describe('init', () => {
   it('writes a reviewed-ready profile that run can use, and does not overwrite it unasked', async () => {
     const repos = tempDir('repos');
@@ -28,11 +37,7 @@ describe('init', () => {
 
   it('reads a git repository at the commit asked for, and takes overrides', async () => {
     const repo = copyFixture('mocha');
-    const git = (...args: string[]) =>
-      execa('git', args, {
-        cwd: repo,
-        env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-      });
+    const git = gitIn(repo);
     await git('init', '-q');
     await git('add', '-A');
     await git('commit', '-qm', 'first');
@@ -62,11 +67,7 @@ describe('init', () => {
 
   it('reads a local git repository as its commit: a lockfile git ignores, left by an install, is not there to set up from', async () => {
     const repo = copyFixture('tiny-lib');
-    const git = (...args: string[]) =>
-      execa('git', args, {
-        cwd: repo,
-        env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-      });
+    const git = gitIn(repo);
     writeFileSync(join(repo, '.gitignore'), 'node_modules/\npackage-lock.json\n');
     await git('init', '-q');
     await git('add', '-A');
