@@ -22,12 +22,15 @@ const HOOK_LISTS = ['_beforeAll', '_beforeEach', '_afterEach', '_afterAll'];
 
 const show = (value) => inspect(value, { depth: 6, breakLength: Infinity, maxArrayLength: 50, maxStringLength: 2000 });
 
+/** A warm mocha loads the repository's ES modules under URLs of its run (`?swesynth-run=3`); a fresh process would not. */
+const withoutRunQuery = (text) => text.replace(/\?swesynth-run=\d+/g, '');
+
 function failureOf(error) {
   if (typeof error !== 'object' || error === null) return { message: show(error) };
   const failure = {
-    message: typeof error.message === 'string' ? error.message : show(error),
+    message: withoutRunQuery(typeof error.message === 'string' ? error.message : show(error)),
     name: typeof error.name === 'string' ? error.name : undefined,
-    stack: typeof error.stack === 'string' ? error.stack : undefined,
+    stack: typeof error.stack === 'string' ? withoutRunQuery(error.stack) : undefined,
   };
   if ('expected' in error || 'actual' in error) {
     failure.expected = show(error.expected);

@@ -30,8 +30,8 @@ export const mocha: RunnerAdapter = {
   warmServer: 'mocha-warm.cjs',
   warmCoverage: true,
   warmTrial: true,
-  // Mocha 3 and 5 have no command line to call in-process; mocha 9 imports test files with a plain `import()`, never repeated.
-  warmsVersion: (version) => (majorOf(version) ?? 0) >= 6 && majorOf(version) !== 9,
+  // Mocha 3 and 5 have no command line to call in-process.
+  warmsVersion: (version) => (majorOf(version) ?? 0) >= 6,
   skipsTests: true,
   command({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools, version }) {
     const major = majorOf(version) ?? Infinity;

@@ -65,28 +65,43 @@ describe('vitest kept warm, with a global setup', () => {
   });
 });
 
-describe.each(['mocha-6', 'mocha-8', 'mocha-10'])('mocha kept warm between runs, on %s', (fixture) => {
+describe.each([
+  { fixture: 'mocha-6', source: 'src/math.js', args: [] },
+  { fixture: 'mocha-9', source: 'src/math.js', args: [] },
+  { fixture: 'mocha-10', source: 'src/math.js', args: [] },
+  // ES modules in TypeScript, through tsx's module hooks.
+  { fixture: 'mocha', source: 'src/math.ts', args: ['--require', 'tsx'] },
+])('mocha kept warm between runs, on $fixture', ({ fixture, source: sourceFile, args }) => {
   it('gives the results of a cold run, sees a changed source file, ends a hanging test, and starts afresh after a run that leaves state', async () => {
     const sandbox = await LocalSandbox.copyOf(join(FIXTURES, fixture), join(tempDir(`warm-${fixture}`), 'repo'));
     try {
-      const testFiles = ['test/basic.test.js', 'test/hang.test.js', 'test/leak.test.js'];
+      const testFiles = ['test/basic.test.js', 'test/hang.test.js', 'test/leak.test.js', 'test/pid.test.js'];
+      await sandbox.writeFile(
+        'test/pid.test.js',
+        "it('notes its process', async () => {\n  const { appendFileSync } = await import('node:fs');\n  appendFileSync('pids.log', `${process.pid}\\n`);\n});\n",
+      );
       await sandbox.writeFile(
         'test/leak.test.js',
-        "const assert = require('assert');\nit('starts without what an earlier run left', () => {\n  assert.strictEqual(globalThis.leftBehind, undefined);\n  globalThis.leftBehind = setInterval(() => {}, 1000);\n});\n",
+        "it('starts without what an earlier run left', () => {\n  if (globalThis.leftBehind !== undefined) throw new Error('an earlier run left a timer');\n  globalThis.leftBehind = setInterval(() => {}, 1000);\n});\n",
       );
-      const basic = { testFiles, only: ['test/basic.test.js'], args: [], timeoutMs: 30_000 };
+      const basic = { testFiles, only: ['test/basic.test.js'], args, timeoutMs: 30_000 };
       const cold = await runTests(sandbox, mocha, basic);
       expect(cold.kind).toBe('results');
       // The first warm run is on trial beside a cold one; from the second on, the server answers alone.
       for (let run = 0; run < 2; run++) expect(statuses(await runTests(sandbox, mocha, { ...basic, warm: true }))).toEqual(statuses(cold));
-      const source = await sandbox.readFile('src/math.js');
-      await sandbox.writeFile('src/math.js', source.replace('a + b', 'a - b'));
+      const source = await sandbox.readFile(sourceFile);
+      await sandbox.writeFile(sourceFile, source.replace('a + b', 'a - b'));
       const broken = await runTests(sandbox, mocha, { ...basic, warm: true });
       expect(broken.kind === 'results' && broken.results.find((result) => result.id === 'test/basic.test.js::math > adds')?.status).toBe(
         'fail',
       );
-      await sandbox.writeFile('src/math.js', source);
+      await sandbox.writeFile(sourceFile, source);
       expect(statuses(await runTests(sandbox, mocha, { ...basic, warm: true }))).toEqual(statuses(cold));
+      // The server that answered the runs above answers these two: one process, never a fresh one per run.
+      const pids = { ...basic, only: ['test/pid.test.js'], warm: true };
+      for (let run = 0; run < 2; run++) expect((await runTests(sandbox, mocha, pids)).kind).toBe('results');
+      const [first, second] = (await sandbox.readFile('pids.log')).trim().split('\n');
+      expect(second).toBe(first);
       const leak = { ...basic, only: ['test/leak.test.js'], warm: true };
       for (let run = 0; run < 2; run++)
         expect(statuses(await runTests(sandbox, mocha, leak))).toEqual([
