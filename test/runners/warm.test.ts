@@ -66,9 +66,7 @@ describe('vitest kept warm, with a global setup', () => {
 });
 
 describe.each([
-  { fixture: 'mocha-6', source: 'src/math.js', args: [] },
-  { fixture: 'mocha-9', source: 'src/math.js', args: [] },
-  { fixture: 'mocha-10', source: 'src/math.js', args: [] },
+  ...['mocha-6', 'mocha-7', 'mocha-8', 'mocha-9', 'mocha-10'].map((fixture) => ({ fixture, source: 'src/math.js', args: [] })),
   // ES modules in TypeScript, through tsx's module hooks.
   { fixture: 'mocha', source: 'src/math.ts', args: ['--require', 'tsx'] },
 ])('mocha kept warm between runs, on $fixture', ({ fixture, source: sourceFile, args }) => {
