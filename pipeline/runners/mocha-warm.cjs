@@ -8,8 +8,9 @@
 // give every ES module of it, and every file mocha imports, a URL of the run.
 //
 // A run is only as faithful as the process it starts in. The server retires after any run that
-// leaves what a fresh process would not have (a timer or other handle still open, a new global);
-// the process listeners a run added are removed. That run's own results stand; the next request
+// leaves what a fresh process would not have (a timer or other handle still open, a new global, a
+// value added to a built-in: a polluted `Object.prototype`); the process listeners a run added, and
+// the built-ins' properties it changed or removed, are put back. That run's own results stand; the next request
 // starts a new server. Runs that need Node options (mocha's bin would start a child process with
 // them), and a Node.js without module hooks, are refused with a marker: the caller runs them cold.
 'use strict';
@@ -35,6 +36,31 @@ const INTERFACE_GLOBALS = new Set(
   ),
 );
 const PROCESS_EVENTS = ['exit', 'beforeExit', 'uncaughtException', 'unhandledRejection', 'warning', 'SIGINT', 'SIGTERM'];
+
+/** Built-in objects whose properties a test (or a bug: a polluted `Object.prototype`) can change for the rest of a process. */
+const BUILT_INS = {
+  Object,
+  'Object.prototype': Object.prototype,
+  Array,
+  'Array.prototype': Array.prototype,
+  'Function.prototype': Function.prototype,
+  'String.prototype': String.prototype,
+  'Number.prototype': Number.prototype,
+  'Boolean.prototype': Boolean.prototype,
+  'Symbol.prototype': Symbol.prototype,
+  Date,
+  'Date.prototype': Date.prototype,
+  'RegExp.prototype': RegExp.prototype,
+  Error,
+  'Error.prototype': Error.prototype,
+  Promise,
+  'Promise.prototype': Promise.prototype,
+  'Map.prototype': Map.prototype,
+  'Set.prototype': Set.prototype,
+  JSON,
+  Math,
+  Reflect,
+};
 
 const baseEnv = { ...process.env };
 const baseGlobals = new Set(Object.getOwnPropertyNames(globalThis));
@@ -63,12 +89,42 @@ function forgetRepositoryModules() {
   for (const file of Object.keys(require.cache)) if (isRepositoryFile(file)) delete require.cache[file];
 }
 
-/** The open handles and the process listeners, as the run found them. */
+/** The open handles, the process listeners and the built-ins' properties, as the run found them. */
 function holdings() {
   return {
     resources: typeof process.getActiveResourcesInfo === 'function' ? process.getActiveResourcesInfo().length : 0,
     listeners: new Map(PROCESS_EVENTS.map((event) => [event, process.listeners(event)])),
+    builtIns: Object.entries(BUILT_INS).map(([name, target]) => ({ name, target, properties: propertiesOf(target) })),
   };
+}
+
+const propertiesOf = (target) => new Map(Reflect.ownKeys(target).map((key) => [key, Object.getOwnPropertyDescriptor(target, key)]));
+const sameProperty = (a, b) =>
+  a.value === b.value && a.get === b.get && a.set === b.set && a.writable === b.writable && a.enumerable === b.enumerable;
+
+/**
+ * Puts back the built-ins' properties the run changed or removed (mocha sets `Error.stackTraceLimit`
+ * in each run; a test may leave a stub in place), where they can be. Says why the process cannot
+ * be reused, or null: a property it cannot put back, or a value (not a method or an accessor) the run
+ * added to a built-in, which is what a bug that pollutes `Object.prototype` leaves. A library that
+ * installs methods (chai's `should`, a stack trace hook) adds them alike in every process.
+ */
+function restoreBuiltIns(before) {
+  for (const { name, target, properties } of before) {
+    const now = propertiesOf(target);
+    for (const [key, property] of properties) {
+      if (now.has(key) && sameProperty(property, now.get(key))) continue;
+      try {
+        Object.defineProperty(target, key, property);
+      } catch {
+        return `the run changed ${name}.${String(key)}, which cannot be put back`;
+      }
+    }
+    for (const [key, property] of now)
+      if (!properties.has(key) && !property.get && !property.set && typeof property.value !== 'function')
+        return `the run added ${name}.${String(key)}`;
+  }
+  return null;
 }
 
 /** Removes the process listeners the run added (mocha's runner leaves its own when it exits): a fresh process has none. */
@@ -82,7 +138,7 @@ function taint(before) {
   const added = Object.getOwnPropertyNames(globalThis).find((name) => !baseGlobals.has(name) && !INTERFACE_GLOBALS.has(name));
   if (added) return `the run added the global ${added}`;
   if (holdings().resources > before.resources) return 'the run left a handle open';
-  return null;
+  return restoreBuiltIns(before.builtIns);
 }
 
 /** Runs mocha's command line once, in this process, until mocha would exit. */

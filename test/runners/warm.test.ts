@@ -73,7 +73,11 @@ describe.each([
   it('gives the results of a cold run, sees a changed source file, ends a hanging test, and starts afresh after a run that leaves state', async () => {
     const sandbox = await LocalSandbox.copyOf(join(FIXTURES, fixture), join(tempDir(`warm-${fixture}`), 'repo'));
     try {
-      const testFiles = ['test/basic.test.js', 'test/hang.test.js', 'test/leak.test.js', 'test/pid.test.js'];
+      const testFiles = ['test/basic.test.js', 'test/hang.test.js', 'test/leak.test.js', 'test/pollute.test.js', 'test/pid.test.js'];
+      await sandbox.writeFile(
+        'test/pollute.test.js',
+        "it('starts without what an earlier run left', () => {\n  if ({}.polluted !== undefined) throw new Error('an earlier run polluted Object.prototype');\n  JSON.parse('{\"__proto__\": {}}');\n  Object.prototype.polluted = 'yes';\n});\n",
+      );
       await sandbox.writeFile(
         'test/pid.test.js',
         "it('notes its process', async () => {\n  const { appendFileSync } = await import('node:fs');\n  appendFileSync('pids.log', `${process.pid}\\n`);\n});\n",
@@ -100,11 +104,12 @@ describe.each([
       for (let run = 0; run < 2; run++) expect((await runTests(sandbox, mocha, pids)).kind).toBe('results');
       const [first, second] = (await sandbox.readFile('pids.log')).trim().split('\n');
       expect(second).toBe(first);
-      const leak = { ...basic, only: ['test/leak.test.js'], warm: true };
-      for (let run = 0; run < 2; run++)
-        expect(statuses(await runTests(sandbox, mocha, leak))).toEqual([
-          ['test/leak.test.js::starts without what an earlier run left', 'pass'],
-        ]);
+      // A timer left running, and a polluted Object.prototype, are not there for the next run.
+      for (const file of ['test/leak.test.js', 'test/pollute.test.js'])
+        for (let run = 0; run < 2; run++)
+          expect(statuses(await runTests(sandbox, mocha, { ...basic, only: [file], warm: true }))).toEqual([
+            [`${file}::starts without what an earlier run left`, 'pass'],
+          ]);
       const hang = await runTests(sandbox, mocha, { ...basic, only: ['test/hang.test.js'], timeoutMs: 6_000, warm: true });
       expect(hang.kind === 'timeout' || (hang.kind === 'results' && hang.results.some((result) => result.status === 'timeout'))).toBe(true);
       expect(statuses(await runTests(sandbox, mocha, { ...basic, warm: true }))).toEqual(statuses(cold));
