@@ -1,7 +1,8 @@
 /**
  * A TAP 13/14 reader for the tap, tape and ava adapters: test points with directives and YAML
  * diagnostics, comments (tape's test names), plans, bail outs, and subtests as indented streams
- * (node-tap prints `# Subtest: name` before each). It keeps the stream's shape; what a test is
+ * (node-tap prints `# Subtest: name` before each, or, as TAP 14's buffered subtests, after their
+ * point between braces). It keeps the stream's shape; what a test is
  * in it is each adapter's business.
  */
 
@@ -69,6 +70,8 @@ const POINT = /^(not )?ok\b\s*(\d+)?\s*(?:-\s*)?(.*)$/;
 const PLAN = /^(\d+)\.\.(\d+)\s*(?:#\s*(.*))?$/;
 const BAIL_OUT = /^Bail out!\s*(.*)$/;
 const SUBTEST = /^# Subtest(?::\s*(.*))?$/;
+/** The brace that ends a point opening a buffered subtest. */
+const BRACE = /\s*\{$/;
 /** A line that belongs to a TAP stream at its own indentation (anything else is ignored output). */
 const TAP_LINE = /^(?:(?:not )?ok\b|\d+\.\.\d+|Bail out!|#|TAP version)/;
 
@@ -117,6 +120,13 @@ function readStream(lines: string[], cursor: Cursor, indent: number): TapStream 
     const point = POINT.exec(content);
     if (point) {
       const entry = readPoint(point, child, lines, cursor, indent);
+      if (opensBufferedSubtest(entry, lines, cursor)) {
+        const inner = nextTapLineIndent(lines, cursor.index);
+        if (inner > indent) {
+          entry.subtest = readStream(lines, cursor, inner);
+          entry.subtest.name ??= entry.description;
+        }
+      }
       stream.entries.push(entry);
       child = undefined;
       if (stream.plan) pointsAfterPlan = true;
@@ -139,6 +149,27 @@ function readStream(lines: string[], cursor: Cursor, indent: number): TapStream 
   stream.complete =
     stream.plan !== undefined && stream.bailOut === undefined && !child && (!pointsAfterPlan || points >= stream.plan.count);
   return stream;
+}
+
+/**
+ * Whether a point opens a TAP 14 buffered subtest: `ok 1 - name {`, or (after a failing point's
+ * diagnostic) `{` on a line of its own; its stream follows, indented, then `}`. The brace leaves
+ * the point's text, and a line of its own is read.
+ */
+function opensBufferedSubtest(point: TapPoint, lines: string[], cursor: Cursor): boolean {
+  if (point.note !== undefined && BRACE.test(point.note)) {
+    point.note = point.note.replace(BRACE, '');
+    return true;
+  }
+  if (point.note === undefined && / \{$/.test(point.description)) {
+    point.description = point.description.replace(BRACE, '');
+    return true;
+  }
+  let index = cursor.index;
+  while (index < lines.length && lines[index]!.trim() === '') index++;
+  if (lines[index]?.trim() !== '{') return false;
+  cursor.index = index + 1;
+  return true;
 }
 
 function nextTapLineIndent(lines: string[], from: number): number {

@@ -25,7 +25,8 @@ const CASES: VersionCase[] = [
   ...['mocha-3', 'mocha-5', 'mocha-6', 'mocha-7', 'mocha-8', 'mocha-9', 'mocha-10'].map((fixture) => ({ adapter: mocha, fixture })),
   // ES module syntax through the esm loader, as repositories on mocha 8 and older write it.
   { adapter: mocha, fixture: 'mocha-8-esm', args: ['--require', 'esm'] },
-  ...['tap-18', 'tap-19', 'tap-20'].map((fixture) => ({ adapter: tap, fixture })),
+  // tap 14 reports each file as a buffered subtest (`ok 1 - test/x.js {` … `}`).
+  ...['tap-14', 'tap-18', 'tap-19', 'tap-20'].map((fixture) => ({ adapter: tap, fixture })),
   { adapter: tape, fixture: 'tape-3' },
   { adapter: tape, fixture: 'tape-4' },
 ];
