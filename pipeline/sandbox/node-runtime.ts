@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -18,19 +18,36 @@ export interface NodeRuntime {
 const BINARY_PACKAGE = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
+/**
+ * The npm major that runs on a Node.js major, where this machine's npm does not (npm 11 needs
+ * Node 20.17): a repository's install on an older Node.js runs the npm and npx installed beside it.
+ */
+function npmFor(version: string): string | null {
+  const major = Number(bare(version).split('.')[0]);
+  if (major >= 20) return null;
+  return major >= 18 ? '10' : major >= 14 ? '9' : major >= 12 ? '8' : '6';
+}
+
+/** Whether a cached version holds all it needs: its binary, and the npm that runs on it. */
+const complete = (dir: string, version: string) =>
+  existsSync(join(dir, 'bin', 'node')) && (npmFor(version) === null || existsSync(join(dir, 'bin', 'npm')));
+
 /** One folder per Node version, under the user's cache folder. */
 export function nodeCacheDir(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'swesynth', 'node');
 }
 
+/** The version a cache folder is named after; the registry names some releases with a leading `v`. */
+const bare = (name: string) => name.replace(/^v/, '');
+
 function byVersion(a: string, b: string): number {
-  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+  const [x, y] = [bare(a).split('.').map(Number), bare(b).split('.').map(Number)];
   return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
 }
 
 async function newestCached(cache: string, wanted: string): Promise<NodeRuntime | null> {
   const versions = existsSync(cache) ? await readdir(cache) : [];
-  const usable = (name: string) => /^\d+\.\d+\.\d+$/.test(name) && satisfies(name, wanted) && existsSync(join(cache, name, 'bin', 'node'));
+  const usable = (name: string) => /^v?\d+\.\d+\.\d+$/.test(name) && satisfies(bare(name), wanted) && complete(join(cache, name), name);
   const version = versions.filter(usable).sort(byVersion).pop();
   return version === undefined ? null : { version, binDir: join(cache, version, 'bin') };
 }
@@ -65,11 +82,51 @@ async function install(cache: string, wanted: string): Promise<NodeRuntime> {
     const staged = join(scratch, version);
     await mkdir(staged);
     await rename(join(installed, 'bin'), join(staged, 'bin'));
-    // Another run may have put the same version in place meanwhile; either copy is the same.
+    const npm = npmFor(version);
+    if (npm) await installNpm(scratch, join(staged, 'bin'), npm);
+    // Another run may have put the same version in place meanwhile; either copy is the same. One
+    // cached before npm came with it is replaced.
+    if (existsSync(join(cache, version)) && !complete(join(cache, version), version))
+      await rm(join(cache, version), { recursive: true, force: true });
     await rename(staged, join(cache, version)).catch(() => undefined);
     return { version, binDir: join(cache, version, 'bin') };
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * npm `major` beside a Node.js binary in `bin`: the package in `bin/npm-package` (npm bundles its
+ * dependencies), its global folder `bin/npm-global`, and `npm` and `npx` that run it with that binary. All in `bin`, which a Docker
+ * image's build copies as it is.
+ */
+async function installNpm(scratch: string, bin: string, major: string): Promise<void> {
+  const prefix = join(scratch, 'npm');
+  const flags = ['--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'];
+  const result = await execa('npm', ['install', '--prefix', prefix, ...flags, `npm@${major}`], {
+    reject: false,
+    all: true,
+    timeout: INSTALL_TIMEOUT_MS,
+  });
+  if (result.exitCode !== 0) {
+    throw new UserError(
+      `cannot install npm ${major}, the npm that runs on this Node.js, from the npm registry:\n${String(result.all ?? '')
+        .trim()
+        .slice(-2000)}`,
+      'set "node" in the repo profile to 20 or later, or to null to run on this machine\'s Node.js',
+    );
+  }
+  await rename(join(prefix, 'node_modules', 'npm'), join(bin, 'npm-package'));
+  await mkdir(join(bin, 'npm-global', 'lib', 'node_modules'), { recursive: true });
+  for (const [command, script] of [
+    ['npm', 'npm-cli.js'],
+    ['npx', 'npx-cli.js'],
+  ] as const) {
+    const path = join(bin, command);
+    // npm's global folder is beside its Node.js binary by default, where there is none: it gets one of its own.
+    const global = 'npm_config_prefix="${npm_config_prefix:-$here/npm-global}"';
+    await writeFile(path, `#!/bin/sh\nhere=$(dirname "$0")\nexport ${global}\nexec "$here/node" "$here/npm-package/bin/${script}" "$@"\n`);
+    await chmod(path, 0o755);
   }
 }
 

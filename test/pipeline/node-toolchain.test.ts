@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { RepoProfile } from '../../pipeline/repo/profile.js';
 import { nodeCacheDir } from '../../pipeline/sandbox/node-runtime.js';
-import { FIXTURES, swesynth, tempDir } from '../helpers.js';
+import { FIXTURES, ROOT, swesynth, tempDir } from '../helpers.js';
+
+const NODE_RUNTIME = join(ROOT, 'dist', 'pipeline', 'sandbox', 'node-runtime.js');
 
 const engineUp = await new Docker().ping().then(
   () => true,
@@ -70,6 +73,29 @@ describe('a repository that asks for a Node.js this machine does not have', () =
     expect(setup.node).toMatch(/^22\./);
     if (profile.node) expect(existsSync(join(nodeCacheDir(), setup.node!, 'bin', 'node'))).toBe(true);
   }, 240_000);
+});
+
+describe("a repository that asks for a Node.js older than this machine's npm runs on", () => {
+  it('gets the npm of that Node.js beside it: npm and npx run, and fetch a package manager, on Node.js 16', async () => {
+    const cache = tempDir('node-cache');
+    const env = { ...process.env, XDG_CACHE_HOME: cache };
+    const runtime = await execa(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { nodeRuntime } = await import(${JSON.stringify(NODE_RUNTIME)}); console.log(JSON.stringify(await nodeRuntime('16')));`,
+      ],
+      { env },
+    );
+    const { version, binDir } = JSON.parse(runtime.stdout) as { version: string; binDir: string };
+    expect(version).toMatch(/^v?16\./);
+    const onIt = (command: string, args: string[]) =>
+      execa(command, args, { cwd: tempDir('old-node-project'), env: { ...env, PATH: `${binDir}:${process.env.PATH}` } });
+    expect((await onIt('node', ['--version'])).stdout).toMatch(/^v16\./);
+    expect((await onIt('npm', ['--version'])).stdout).toMatch(/^9\./);
+    expect((await onIt('npx', ['-y', 'pnpm@7', '--version'])).stdout).toMatch(/^7\./);
+  });
 });
 
 // Without an engine this is skipped on a developer's machine; in CI it must run.
