@@ -94,6 +94,9 @@ interface Oracle {
   passes(): Promise<boolean>;
 }
 
+/** The runs after each edit go through the runner's warm server, or without its parent process, where it has one, as validation's do. */
+const EACH_EDIT = { warm: true, direct: true } as const;
+
 const COVERAGE_DIR = '.swesynth-coverage-search';
 const SUMMARY_FILE = '.swesynth-coverage-search.json';
 
@@ -201,7 +204,7 @@ async function visibleTestsOracle(sandbox: Sandbox, repo: RepoKnowledge, visible
     blocks: {},
     packageBuild: null,
     async passes() {
-      const again = await runSuites(sandbox, suites, { ...request, only, timeoutMs });
+      const again = await runSuites(sandbox, suites, { ...request, only, timeoutMs, ...EACH_EDIT });
       if (again.kind !== 'results') return false;
       const passing = new Set(again.results.filter((test) => test.status === 'pass').map((test) => test.id));
       return [...failing].every((id) => passing.has(id));
@@ -439,6 +442,7 @@ class VisibleTests {
         only: [file],
         skip: this.repo.setAside,
         timeoutMs: limitOf(this.repo.profile, this.durations.get(file) ?? 0, 30 * 60_000),
+        ...EACH_EDIT,
       });
       if (run.kind !== 'results' || failingIds(run.results).size > 0) return false;
     }
