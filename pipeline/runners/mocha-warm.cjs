@@ -89,10 +89,12 @@ function forgetRepositoryModules() {
   for (const file of Object.keys(require.cache)) if (isRepositoryFile(file)) delete require.cache[file];
 }
 
+const openResources = () => (typeof process.getActiveResourcesInfo === 'function' ? process.getActiveResourcesInfo().length : 0);
+
 /** The open handles, the process listeners and the built-ins' properties, as the run found them. */
 function holdings() {
   return {
-    resources: typeof process.getActiveResourcesInfo === 'function' ? process.getActiveResourcesInfo().length : 0,
+    resources: openResources(),
     listeners: new Map(PROCESS_EVENTS.map((event) => [event, process.listeners(event)])),
     builtIns: Object.entries(BUILT_INS).map(([name, target]) => ({ name, target, properties: propertiesOf(target) })),
   };
@@ -137,7 +139,7 @@ function removeAddedListeners(before) {
 function taint(before) {
   const added = Object.getOwnPropertyNames(globalThis).find((name) => !baseGlobals.has(name) && !INTERFACE_GLOBALS.has(name));
   if (added) return `the run added the global ${added}`;
-  if (holdings().resources > before.resources) return 'the run left a handle open';
+  if (openResources() > before.resources) return 'the run left a handle open';
   return restoreBuiltIns(before.builtIns);
 }
 
