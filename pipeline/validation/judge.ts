@@ -46,7 +46,9 @@ export interface Judge {
   killOnly: boolean;
   /**
    * The runs a candidate needs, in order, each with its test files (all when undefined) and time
-   * limit: one run, or a kill screen's steps; none when no test executes the changed code.
+   * limit: one run; a kill screen's steps; or, where test files share a process, the covering
+   * files and then, for a mutant they kill, their whole suite; none when no test executes the
+   * changed code.
    */
   select(candidate: Pick<Candidate, 'sites'>): Array<{ files?: string[]; timeoutMs: number }>;
   /** The clean text of each of these files. */
@@ -158,7 +160,10 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
       }
       return { verdict: verdict('survived'), failed: [] };
     }
-    const { ended, tallied } = await runMutant(runs[0]!);
+    let mutantRun = await runMutant(runs[0]!);
+    // The covering files failed: the lists come from the run of their whole suite, when the files share a process.
+    if (mutantRun.tallied && mutantRun.tallied.failToPass.length > 0 && runs[1]) mutantRun = await runMutant(runs[1]);
+    const { ended, tallied } = mutantRun;
     if (ended) return { verdict: ended, failed: [] };
     const { failToPass, passToPass, failed, failedOnItsOwn } = tallied!;
     if (failToPass.length === 0) return { verdict: verdict('survived'), failed: [] };
@@ -212,10 +217,12 @@ function runsOf(spec: Pick<ValidationSpec, 'profile' | 'environment' | 'coverage
     if (!coverage) return wholeSuite;
     const selection = selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs });
     if (selection.files.length === 0) return [];
+    if (spec.killOnly) return screenSteps(selection);
     const files = filesToRun(suites, environment.testFiles, selection.files);
-    if (files === undefined) return wholeSuite;
-    if (files.length > selection.files.length) return [{ files, timeoutMs: environment.timeoutMs }];
-    return spec.killOnly ? screenSteps(selection) : [selection];
+    if (files?.length === selection.files.length) return [selection];
+    // Files sharing one process: a mutant the covering files miss survives; one they kill runs as the whole
+    // suite of those files would, since state it leaves behind can fail files that never call it.
+    return [selection, files === undefined ? wholeSuite[0]! : { files, timeoutMs: environment.timeoutMs }];
   };
 }
 

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunStore } from '../../pipeline/store/run-store.js';
+import { FIXTURES, swesynth, tempDir } from '../helpers.js';
+
+const CONFIGURE = 'test/a-configure.test.js::configure > puts the options over the defaults';
+const SEPARATOR = 'test/b-separator.test.js::separator > is a comma by default';
+
+describe('a runner that shares one process between test files', () => {
+  it('lists the failures that state a mutant leaves behind causes in files that never call it', async () => {
+    const runDir = join(tempDir('run'), 'run');
+    const result = await swesynth([
+      'run',
+      join(FIXTURES, 'shared-state'),
+      '--operators',
+      'swapped-arguments',
+      '--run-dir',
+      runDir,
+      '--out',
+      tempDir('out'),
+      '--json',
+    ]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const store = new RunStore(join(runDir, 'run.db'));
+    try {
+      const verdicts = new Map(store.verdicts().map((verdict) => [verdict.candidateId, verdict]));
+      const failToPass = (replacement: string) => {
+        const candidate = store.candidates().find((each) => each.sites[0]!.replacement === replacement)!;
+        expect(verdicts.get(candidate.id)?.status).toBe('kept');
+        return verdicts.get(candidate.id)!.failToPass;
+      };
+      // Only the configure tests execute configure(); the separator test fails through the defaults it changed.
+      expect(failToPass('defaults, merged')).toEqual([CONFIGURE, SEPARATOR]);
+      expect(failToPass('options, defaults')).toEqual([CONFIGURE]);
+    } finally {
+      store.close();
+    }
+  });
+});
