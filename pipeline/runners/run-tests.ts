@@ -51,7 +51,7 @@ function sameVerdicts(a: TestRun, b: TestRun): boolean {
  * Runs the tests with the adapter inside the sandbox and reads back per-test results. A warm
  * run that does not give a complete report (its server died) is run again, cold, and so is the first
  * warm run in a sandbox of an adapter that puts its server on trial; so is a direct
- * run that does not end with a complete report agreeing with its exit code.
+ * run that ends, before its time is up, without a complete report agreeing with its exit code.
  */
 export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request: TestRequest): Promise<TestRun> {
   const reportName = `.swesynth-report-${randomUUID()}.jsonl`;
@@ -90,7 +90,8 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
         ? adapter.directCommand?.({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null })
         : null;
     if (direct) {
-      // The runner stops a hanging test at 0.8 of the limit and reports it: a direct run that gets there is run so.
+      // The runner stops a hanging file at 0.8 of the limit, and so does the clock a direct run gets: one that
+      // hangs there has the runner's verdict, a timeout, without being run again under the runner.
       const exec = await sandbox.exec(
         { ...inFolder(direct, cwd, installed?.folder ?? cwd), env: { ...direct.env, ...request.env } },
         {
@@ -98,7 +99,7 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
         },
       );
       const run = await readRun(sandbox, adapter, reportName, exec, cwd);
-      if (run.kind === 'results' && saysAll(exec, run.results)) return run;
+      if (run.kind === 'timeout' || (run.kind === 'results' && saysAll(exec, run.results))) return run;
       await rm(reportFile, { force: true });
     }
     const cold = await readRun(
