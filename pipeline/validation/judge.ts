@@ -212,6 +212,8 @@ type Changed = { sites: Array<Pick<Site, 'file' | 'unit'>> };
 function runsOf(spec: Pick<ValidationSpec, 'profile' | 'environment' | 'coverage' | 'killOnly'>): (candidate: Changed) => Run[] {
   const { profile, environment, coverage } = spec;
   const suites = suitesOf(profile);
+  const fileMs = new Map(coverage?.testFiles.map((test) => [test.file, test.durationMs]));
+  const baselineOf = (files: string[]) => files.reduce((sum, file) => sum + (fileMs.get(file) ?? 0), 0);
   return (candidate) => {
     const wholeSuite = [{ timeoutMs: environment.timeoutMs }];
     if (!coverage) return wholeSuite;
@@ -220,11 +222,18 @@ function runsOf(spec: Pick<ValidationSpec, 'profile' | 'environment' | 'coverage
     if (spec.killOnly) return screenSteps(selection);
     const files = filesToRun(suites, environment.testFiles, selection.files);
     if (files?.length === selection.files.length) return [selection];
-    // Files sharing one process: a mutant the covering files miss survives; one they kill runs as the whole
-    // suite of those files would, since state it leaves behind can fail files that never call it.
-    return [selection, files === undefined ? wholeSuite[0]! : { files, timeoutMs: environment.timeoutMs }];
+    // Files sharing one process: a mutant that state it leaves behind makes fail files that never call it is
+    // judged by the whole suite of those files. Its covering files first spare a mutant they miss that run, and
+    // cost a mutant they kill one more: worth it where they take under a quarter of the suite's time, since
+    // most covered mutants are killed.
+    const whole = files === undefined ? wholeSuite[0]! : { files, timeoutMs: environment.timeoutMs };
+    const suiteMs = files === undefined ? environment.baselineMs : baselineOf(files);
+    return baselineOf(selection.files) < COVERING_FIRST_SHARE * suiteMs ? [selection, whole] : [whole];
   };
 }
+
+/** The most of the suite's time a shared-process candidate's covering files can take to run before the suite. */
+const COVERING_FIRST_SHARE = 0.25;
 
 /**
  * The test files validation runs for a candidate's mutant, all of them when undefined: the files

@@ -29,7 +29,8 @@ describe('a runner that shares one process between test files', () => {
         expect(verdicts.get(candidate.id)?.status).toBe('kept');
         return verdicts.get(candidate.id)!.failToPass;
       };
-      // Only the configure tests execute configure(); the separator test fails through the defaults it changed.
+      // Only the configure tests execute configure(); the separator test fails through the defaults it changed,
+      // which a run of the covering files alone does not show.
       expect(failToPass('defaults, merged')).toEqual([CONFIGURE, SEPARATOR]);
       expect(failToPass('options, defaults')).toEqual([CONFIGURE]);
     } finally {
