@@ -8,7 +8,7 @@ import { testFileOf } from '../runners/test-ids.js';
 import { readDataset } from './read.js';
 import { UserError } from '../common/errors.js';
 import type { RepoProfile } from '../repo/profile.js';
-import { listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
+import { filesToRun, listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
 import type { NamedTest } from '../runners/types.js';
 import { LocalSandbox } from '../sandbox/local.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
@@ -185,7 +185,9 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     }
     const noticing = ctx.testFilesOf(instance);
     const listed = noticing === undefined ? [...failToPass, ...passToPass] : failToPass;
-    const files = [...new Set([...listed.map(testFileOf), ...(noticing ?? [])])].sort();
+    const present = [...new Set([...hidden, ...(await globTests())])].sort();
+    // Files that share a process run with their whole suite, as the lists were made: a setup file among them may hold no test.
+    const files = filesToRun(suites, present, [...new Set([...listed.map(testFileOf), ...(noticing ?? [])])].sort()) ?? present;
     const skip = ctx.setAsideOf(instance.repo);
     // As validation runs them: through the runner's warm server, which reads changed files afresh but keeps
     // the configuration it started with (a patch that changes one runs cold), and node:test files without

@@ -246,7 +246,8 @@ export function selfCheckOf(runs: readonly ExportingRun[]) {
     const noticing = new Map(
       runs.map(({ profile, store, options }) => {
         const coverage = options.wholeSuite ? null : (store.getMeta('coverage') ?? null);
-        return [profile.name, noticingFilesOf({ profile, environment: store.environment(), coverage })];
+        const stable = store.baseline().filter((test) => test.verdict === 'stable');
+        return [profile.name, noticingFilesOf({ profile, environment: store.environment(), coverage, stable })];
       }),
     );
     const testFilesOf = (instance: Instance) =>

@@ -52,6 +52,12 @@ export const TestFileCoverage = z.object({
    * the functions that ran, by their short name, with their call counts.
    */
   executed: z.record(z.string(), z.record(z.string(), z.number())),
+  /**
+   * The tests that passed in the file's run on its own. Where test files share a process, a stable
+   * test missing here needs another file run before it (a setup file run as a test), and the file
+   * runs only with the whole suite. (Absent in runs set up before it was recorded: every file then.)
+   */
+  passedAlone: z.array(z.string()).optional(),
 });
 export type TestFileCoverage = z.infer<typeof TestFileCoverage>;
 

@@ -114,7 +114,13 @@ async function coverageOf(
           )
         : run.durationMs;
     return {
-      coverage: { file, durationMs: Math.round(run.durationMs), measured, executed: measured ? executed : {} },
+      coverage: {
+        file,
+        durationMs: Math.round(run.durationMs),
+        measured,
+        executed: measured ? executed : {},
+        passedAlone: run.kind === 'results' ? run.results.filter((test) => test.status === 'pass').map((test) => test.id) : [],
+      },
       loaded,
       warm,
       testsMs,

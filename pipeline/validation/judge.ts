@@ -51,6 +51,11 @@ export interface Judge {
    * changed code.
    */
   select(candidate: Pick<Candidate, 'sites'>): Array<{ files?: string[]; timeoutMs: number }>;
+  /**
+   * The test files a check of the fix runs, given the files of the tests the mutant failed: those,
+   * or all of them (undefined) where those run as in the suite only with the files before them.
+   */
+  fixFiles(files: string[]): string[] | undefined;
   /** The clean text of each of these files. */
   originals(files: string[]): Promise<Map<string, string>>;
   sandboxes: SandboxPool;
@@ -176,7 +181,7 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     const rebuilt = await restore(sandbox);
     mutated = false;
     if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
-    const only = [...new Set(failed.map((test) => test.file))];
+    const only = ctx.fixFiles([...new Set(failed.map((test) => test.file))]);
     const fixed = await run({ ...ctx.request, only, timeoutMs: ctx.environment.timeoutMs });
     const passing = new Set(
       fixed.kind === 'results' ? fixed.results.filter((result) => result.status === 'pass').map((result) => result.id) : [],
@@ -208,25 +213,51 @@ type Run = ReturnType<Judge['select']>[number];
 /** What choosing a candidate's tests reads of it: where its edits are. */
 type Changed = { sites: Array<Pick<Site, 'file' | 'unit'>> };
 
-/** How a run chooses a candidate's test runs: see Judge.select. */
-function runsOf(spec: Pick<ValidationSpec, 'profile' | 'environment' | 'coverage' | 'killOnly'>): (candidate: Changed) => Run[] {
-  const { profile, environment, coverage } = spec;
+type Choosing = Pick<ValidationSpec, 'profile' | 'environment' | 'coverage' | 'stable' | 'killOnly'>;
+
+/**
+ * Whether a run of only these test files gives their tests the results they have in the whole
+ * suite's run. Where files share a process, a file whose stable tests did not all pass on its own
+ * needs another file run before it, and only the whole suite runs it as the baseline did.
+ */
+function subsetsOf({ profile, environment, coverage, stable }: Omit<Choosing, 'killOnly'>) {
   const suites = suitesOf(profile);
+  const setAside = new Set(environment.setAside.map((test) => test.id));
+  const passedAlone = new Map(coverage?.testFiles.map((test) => [test.file, new Set(test.passedAlone)]));
+  // Without coverage nothing was run alone, and files are taken to run alone as they do in the suite.
+  const needsOthers = new Set(
+    coverage ? stable.filter((test) => !setAside.has(test.id) && !passedAlone.get(test.file)?.has(test.id)).map((test) => test.file) : [],
+  );
+  return {
+    /** The files to run for these: themselves, the whole suites of the files that share a process (undefined: all). */
+    widened: (files: string[]) => filesToRun(suites, environment.testFiles, files),
+    faithful: (files: string[]) => {
+      const widened = filesToRun(suites, environment.testFiles, files);
+      return widened?.length === files.length || !files.some((file) => needsOthers.has(file));
+    },
+  };
+}
+
+/** How a run chooses a candidate's test runs: see Judge.select. */
+function runsOf(spec: Choosing): (candidate: Changed) => Run[] {
+  const { profile, environment, coverage } = spec;
+  const subsets = subsetsOf(spec);
   const fileMs = new Map(coverage?.testFiles.map((test) => [test.file, test.durationMs]));
   const baselineOf = (files: string[]) => files.reduce((sum, file) => sum + (fileMs.get(file) ?? 0), 0);
   return (candidate) => {
-    const wholeSuite = [{ timeoutMs: environment.timeoutMs }];
-    if (!coverage) return wholeSuite;
+    const wholeSuite = { timeoutMs: environment.timeoutMs };
+    if (!coverage) return [wholeSuite];
     const selection = selectTests(coverage, candidate.sites, { ...profile.timeouts, wholeSuiteMs: environment.timeoutMs });
     if (selection.files.length === 0) return [];
+    const files = subsets.widened(selection.files);
+    if (files?.length === selection.files.length) return spec.killOnly ? screenSteps(selection) : [selection];
+    const whole = files === undefined ? wholeSuite : { files, timeoutMs: environment.timeoutMs };
+    if (!subsets.faithful(selection.files)) return [whole];
     if (spec.killOnly) return screenSteps(selection);
-    const files = filesToRun(suites, environment.testFiles, selection.files);
-    if (files?.length === selection.files.length) return [selection];
     // Files sharing one process: a mutant that state it leaves behind makes fail files that never call it is
     // judged by the whole suite of those files. Its covering files first spare a mutant they miss that run, and
     // cost a mutant they kill one more: worth it where they take under a quarter of the suite's time, since
     // most covered mutants are killed.
-    const whole = files === undefined ? wholeSuite[0]! : { files, timeoutMs: environment.timeoutMs };
     const suiteMs = files === undefined ? environment.baselineMs : baselineOf(files);
     return baselineOf(selection.files) < COVERING_FIRST_SHARE * suiteMs ? [selection, whole] : [whole];
   };
@@ -239,9 +270,7 @@ const COVERING_FIRST_SHARE = 0.25;
  * The test files validation runs for a candidate's mutant, all of them when undefined: the files
  * that can notice its change, and so the ones a check of its fix needs.
  */
-export function noticingFilesOf(
-  spec: Pick<ValidationSpec, 'profile' | 'environment' | 'coverage'>,
-): (candidate: Changed) => string[] | undefined {
+export function noticingFilesOf(spec: Omit<Choosing, 'killOnly'>): (candidate: Changed) => string[] | undefined {
   const select = runsOf({ ...spec, killOnly: false });
   return (candidate) => {
     const runs = select(candidate);
@@ -304,6 +333,7 @@ export async function judgeWithRetries(candidate: Pick<Candidate, 'id' | 'sites'
  */
 export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: SandboxPool): Judge {
   const { profile, environment } = spec;
+  const subsets = subsetsOf(spec);
   const clean = new Map<string, Promise<string>>();
   const build = profile.buildBeforeTests ? profile.build : null;
   const alone = build && !spec.wholeSuite ? singleFileBuild(workspace, build, spec.coverage) : null;
@@ -326,6 +356,7 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
     stable: spec.stable,
     killOnly: spec.killOnly,
     select: runsOf(spec),
+    fixFiles: (files) => (subsets.faithful(files) ? files : subsets.widened(files)),
     async originals(files) {
       for (const file of files) if (!clean.has(file)) clean.set(file, readFile(join(workspace, file), 'utf8'));
       return new Map(await Promise.all(files.map(async (file) => [file, await clean.get(file)!] as const)));
