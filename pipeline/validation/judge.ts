@@ -5,7 +5,7 @@ import { filesOf, mutatedFiles } from '../store/candidates.js';
 import { singleFileBuild } from './incremental-build.js';
 import { RepoProfile } from '../repo/profile.js';
 import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, type Site, Verdict } from '../store/records.js';
-import { filesToRun, runSuites, type Suite, type SuitesRequest, suitesOf } from '../runners/suites.js';
+import { filesToRun, runSuites, type Suite, suiteOfFile, type SuitesRequest, suitesOf } from '../runners/suites.js';
 import type { TestResult } from '../runners/types.js';
 import type { SandboxPool } from '../sandbox/pool.js';
 import type { Sandbox } from '../sandbox/types.js';
@@ -216,25 +216,26 @@ type Changed = { sites: Array<Pick<Site, 'file' | 'unit'>> };
 type Choosing = Pick<ValidationSpec, 'profile' | 'environment' | 'coverage' | 'stable' | 'killOnly'>;
 
 /**
- * Whether a run of only these test files gives their tests the results they have in the whole
- * suite's run. Where files share a process, a file whose stable tests did not all pass on its own
- * needs another file run before it, and only the whole suite runs it as the baseline did.
+ * Which test files a run of some of them needs. Where files share a process, a file whose stable
+ * tests did not all pass in its run on its own needs another file run before it (a setup file run
+ * as a test): only the whole suite runs it as the baseline did.
  */
 function subsetsOf({ profile, environment, coverage, stable }: Omit<Choosing, 'killOnly'>) {
   const suites = suitesOf(profile);
   const setAside = new Set(environment.setAside.map((test) => test.id));
   const passedAlone = new Map(coverage?.testFiles.map((test) => [test.file, new Set(test.passedAlone)]));
+  const shares = (file: string) => suiteOfFile(suites, file)?.adapter.isolatesFiles === false;
   // Without coverage nothing was run alone, and files are taken to run alone as they do in the suite.
   const needsOthers = new Set(
-    coverage ? stable.filter((test) => !setAside.has(test.id) && !passedAlone.get(test.file)?.has(test.id)).map((test) => test.file) : [],
+    (coverage ? stable : [])
+      .filter((test) => shares(test.file) && !setAside.has(test.id) && !passedAlone.get(test.file)?.has(test.id))
+      .map((test) => test.file),
   );
   return {
-    /** The files to run for these: themselves, the whole suites of the files that share a process (undefined: all). */
+    /** The files to run for these: themselves, and the whole suite of those that share a process (undefined: all). */
     widened: (files: string[]) => filesToRun(suites, environment.testFiles, files),
-    faithful: (files: string[]) => {
-      const widened = filesToRun(suites, environment.testFiles, files);
-      return widened?.length === files.length || !files.some((file) => needsOthers.has(file));
-    },
+    /** Whether a run of just these files gives their tests the results the whole suite's run gives. */
+    faithful: (files: string[]) => !files.some((file) => needsOthers.has(file)),
   };
 }
 
@@ -254,10 +255,10 @@ function runsOf(spec: Choosing): (candidate: Changed) => Run[] {
     const whole = files === undefined ? wholeSuite : { files, timeoutMs: environment.timeoutMs };
     if (!subsets.faithful(selection.files)) return [whole];
     if (spec.killOnly) return screenSteps(selection);
-    // Files sharing one process: a mutant that state it leaves behind makes fail files that never call it is
-    // judged by the whole suite of those files. Its covering files first spare a mutant they miss that run, and
-    // cost a mutant they kill one more: worth it where they take under a quarter of the suite's time, since
-    // most covered mutants are killed.
+    // Files sharing one process: a mutant's lists come from their whole suite, since state it leaves behind can
+    // fail files that never call it. Its covering files first spare that run for a mutant they miss, and cost
+    // one more for a mutant they kill: worth it where they take under a quarter of the suite's time, since most
+    // covered mutants are killed.
     const suiteMs = files === undefined ? environment.baselineMs : baselineOf(files);
     return baselineOf(selection.files) < COVERING_FIRST_SHARE * suiteMs ? [selection, whole] : [whole];
   };
