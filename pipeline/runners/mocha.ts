@@ -33,7 +33,7 @@ export const mocha: RunnerAdapter = {
   // Mocha 3 and 5 have no command line to call in-process.
   warmsVersion: (version) => (majorOf(version) ?? 0) >= 6,
   skipsTests: true,
-  command({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools, version }) {
+  command({ testFiles, only, args, skip = [], reportFile, timeoutMs, bail, tools, version }) {
     const major = majorOf(version) ?? Infinity;
     return {
       file: 'node_modules/.bin/mocha',
@@ -49,7 +49,7 @@ export const mocha: RunnerAdapter = {
         // The repository's config may ask for these; both would leave tests unreported. Parallel
         // runs came with mocha 8, and mocha 5 cannot turn bail off (only its mocha.opts can turn it on).
         ...(major >= 8 ? ['--no-parallel'] : []),
-        ...(major >= 6 ? ['--no-bail'] : []),
+        ...(bail ? ['--bail'] : major >= 6 ? ['--no-bail'] : []),
         // Mocha leaves out the tests whose full title (suite titles and title, joined by spaces) matches.
         ...(skip.length > 0 ? ['--grep', exactly(fullNames(skip, ' ')), '--invert'] : []),
         ...args,

@@ -46,6 +46,11 @@ export interface RunnerRequest {
   /** Where the runner's machine-readable report goes (absolute, inside the sandbox). */
   reportFile: string;
   timeoutMs: number;
+  /**
+   * Stop at the first test that does not pass: a kill screen asks only whether one fails. An
+   * adapter whose runner cannot stop there runs every test.
+   */
+  bail?: boolean;
   tools: Toolchain;
   /**
    * The installed version of the runner's package (`package` below), or null when it cannot be

@@ -136,8 +136,8 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     return result;
   };
   /** Runs the mutant's tests; a run with no verdict on the mutant (a timeout, a broken report) ends judging. */
-  const runMutant = async ({ files, timeoutMs }: { files?: string[]; timeoutMs: number }) => {
-    const mutantRun = await run({ ...ctx.request, only: files, timeoutMs });
+  const runMutant = async ({ files, timeoutMs }: { files?: string[]; timeoutMs: number }, bail = false) => {
+    const mutantRun = await run({ ...ctx.request, only: files, timeoutMs, bail });
     if (mutantRun.kind === 'timeout') return { ended: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }) };
     if (mutantRun.outOfMemory) return { ended: verdict('out-of-memory', { detail: mutantRun.outOfMemory }) };
     // The reason on the first line, where summaries group errors by it; the runner's own words below.
@@ -158,10 +158,12 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
 
     if (ctx.killOnly) {
       for (const [index, step] of runs.entries()) {
-        const { ended, tallied } = await runMutant(step);
+        // A runner that stops at the first failure leaves the tests after it missing from its report.
+        const { ended, tallied } = await runMutant(step, true);
         if (ended) return { verdict: ended, failed: [] };
-        const [first] = tallied!.failToPass;
-        if (first) return { verdict: verdict('killed', { detail: `${first} failed at step ${index + 1} of ${runs.length}` }), failed: [] };
+        const first = tallied!.failed.find((test) => test.status !== 'missing') ?? tallied!.failed[0];
+        if (first)
+          return { verdict: verdict('killed', { detail: `${first.testId} failed at step ${index + 1} of ${runs.length}` }), failed: [] };
       }
       return { verdict: verdict('survived'), failed: [] };
     }

@@ -83,6 +83,16 @@ describe('mocha adapter, beyond the shared contract', () => {
     }
   });
 
+  it('stops at the first failing test when asked to bail, as a kill screen does', async () => {
+    const files = ['test/basic.test.js'];
+    const all = await resultsOf(LocalSandbox.at(fixture), { testFiles: files, only: files });
+    const bailed = await resultsOf(LocalSandbox.at(fixture), { testFiles: files, only: files, bail: true });
+    const failing = [...all.values()].filter((result) => result.status === 'fail').map((result) => result.id);
+    expect(failing.length).toBeGreaterThan(1);
+    expect([...bailed.values()].filter((result) => result.status !== 'pass').map((result) => result.id)).toEqual([failing[0]]);
+    expect(bailed.has('test/basic.test.js::strings > adds')).toBe(false);
+  });
+
   it('reports a failing hook of a --require plugin, outside every test file, with no file', async () => {
     const run = await runTests(LocalSandbox.at(fixture), mocha, {
       testFiles: ['test/basic.test.js'],
