@@ -185,9 +185,12 @@ async function grade(instance: Instance, prediction: Prediction, ctx: Grading): 
     }
     const noticing = ctx.testFilesOf(instance);
     const listed = noticing === undefined ? [...failToPass, ...passToPass] : failToPass;
-    const present = [...new Set([...hidden, ...(await globTests())])].sort();
-    // Files that share a process run with their whole suite, as the lists were made: a setup file among them may hold no test.
-    const files = filesToRun(suites, present, [...new Set([...listed.map(testFileOf), ...(noticing ?? [])])].sort()) ?? present;
+    const wanted = [...new Set([...listed.map(testFileOf), ...(noticing ?? [])])].sort();
+    // Files that share a process run with their whole suite, as the lists were made: a setup file among them may
+    // hold no test. Only such a suite needs the tree's test files listed again, now the tests are back.
+    const shares = suites.some((suite) => !suite.adapter.isolatesFiles);
+    const present = shares ? [...new Set([...hidden, ...(await globTests())])].sort() : [];
+    const files = filesToRun(suites, present, wanted) ?? present;
     const skip = ctx.setAsideOf(instance.repo);
     // As validation runs them: through the runner's warm server, which reads changed files afresh but keeps
     // the configuration it started with (a patch that changes one runs cold), and node:test files without

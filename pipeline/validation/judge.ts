@@ -242,9 +242,8 @@ function subsetsOf({ profile, environment, coverage, stable }: Omit<Choosing, 'k
 }
 
 /** How a run chooses a candidate's test runs: see Judge.select. */
-function runsOf(spec: Choosing): (candidate: Changed) => Run[] {
+function runsOf(spec: Choosing, subsets = subsetsOf(spec)): (candidate: Changed) => Run[] {
   const { profile, environment, coverage } = spec;
-  const subsets = subsetsOf(spec);
   const fileMs = new Map(coverage?.testFiles.map((test) => [test.file, test.durationMs]));
   const baselineOf = (files: string[]) => files.reduce((sum, file) => sum + (fileMs.get(file) ?? 0), 0);
   return (candidate) => {
@@ -358,7 +357,7 @@ export function openJudge(spec: ValidationSpec, workspace: string, sandboxes: Sa
     },
     stable: spec.stable,
     killOnly: spec.killOnly,
-    select: runsOf(spec),
+    select: runsOf(spec, subsets),
     fixFiles: (files) => (subsets.faithful(files) ? files : subsets.widened(files)),
     async originals(files) {
       for (const file of files) if (!clean.has(file)) clean.set(file, readFile(join(workspace, file), 'utf8'));
