@@ -116,8 +116,13 @@ export class TaskTrees {
     return this.sandboxes.get(dir)!;
   }
 
-  take(repo: string): string {
-    return this.free.get(repo)?.pop() ?? join(this.workDir, `${repo.replace(/[^\w.-]/g, '_')}-${++this.made}`);
+  async take(repo: string): Promise<string> {
+    const free = this.free.get(repo)?.pop();
+    if (free) return free;
+    const dir = join(this.workDir, `${repo.replace(/[^\w.-]/g, '_')}-${++this.made}`);
+    // A folder already there is a killed run's, perhaps half made: a new tree starts from nothing.
+    await rm(dir, { recursive: true, force: true });
+    return dir;
   }
 
   give(repo: string, dir: string): void {
@@ -147,7 +152,7 @@ function verdict(prediction: Prediction, status: Status, fields: Partial<Instanc
 async function grade(instance: Instance, prediction: Prediction, ctx: Grading): Promise<InstanceResult> {
   if (prediction.model_patch.trim() === '') return verdict(prediction, 'empty-patch');
   const profile = ctx.profileOf(instance.repo);
-  const dir = ctx.trees.take(instance.repo);
+  const dir = await ctx.trees.take(instance.repo);
   try {
     await prepareTaskTree(await ctx.workspaceOf(instance.repo), dir, instance, profile);
     const hidden = hiddenTestFiles(instance.test_patch);

@@ -144,7 +144,7 @@ export async function solve(
       options.concurrency ?? availableParallelism(),
       async (instance) => {
         const repo = knowledge.get(instance.repo)!;
-        const tree = trees.take(instance.repo);
+        const tree = await trees.take(instance.repo);
         try {
           await prepareTaskTree(await options.workspaceOf(instance.repo), tree, instance, repo.profile);
           return await searchFix(instance, tree, repo, options.budget);

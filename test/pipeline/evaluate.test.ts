@@ -221,6 +221,22 @@ describe('evaluating predictions on the bundled example', () => {
     expect(report.instances.map((result) => result.instance_id)).toEqual(dataset.instances.map((instance) => instance.instance_id));
   });
 
+  it('makes its task trees anew where a killed grading left them half made', async () => {
+    const workDir = tempDir('grade-killed');
+    const repo = dataset.instances[0]!.repo.replace(/[^\w.-]/g, '_');
+    // Killed while recording the clean tree: a folder with a git repository and an empty record of it.
+    for (const tree of [`${repo}-1`, `${repo}-2`]) {
+      mkdirSync(join(workDir, tree, '.git'), { recursive: true });
+      writeFileSync(join(workDir, tree, '.git', 'swesynth-clean-tree'), '');
+    }
+    const report = await grade(
+      predict(dataset.instances, (instance) => instance.patch),
+      dataset.instances,
+      { workDir },
+    );
+    expect(report.byStatus).toMatchObject({ resolved: dataset.instances.length, error: 0 });
+  });
+
   it('counts empty and missing predictions as empty patches', async () => {
     const half = dataset.instances.slice(0, 3);
     const progress: number[] = [];
