@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { LOOP_LIMIT_SIGNAL } from '../sandbox/loop-guard.js';
 import { OUT_OF_MEMORY } from '../sandbox/memory.js';
 import type { Command, ExecResult, Sandbox } from '../sandbox/types.js';
 import type { RunnerAdapter, RunnerRequest, TestResult } from './types.js';
@@ -10,7 +11,8 @@ type OutOfMemory = { outOfMemory?: string };
 
 export type TestRun =
   | ({ kind: 'results'; results: TestResult[]; durationMs: number } & OutOfMemory)
-  | { kind: 'timeout'; durationMs: number }
+  /** `loopLimit`: a guarded loop of the mutant ended the run at LOOP_LIMIT iterations, long before the time limit. */
+  | { kind: 'timeout'; durationMs: number; loopLimit?: true }
   /**
    * No test reported, or a report cut short: an infrastructure problem, never a verdict (unless memory ran out).
    * `noTests`: the runner exited 0 and reported nothing, as it does for files that define no test.
@@ -152,6 +154,7 @@ const saysAll = (exec: ExecResult, results: TestResult[]): boolean =>
 
 async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: string, exec: ExecResult, cwd: string): Promise<TestRun> {
   if (exec.timedOut) return { kind: 'timeout', durationMs: exec.durationMs };
+  if (exec.signal === LOOP_LIMIT_SIGNAL) return { kind: 'timeout', durationMs: exec.durationMs, loopLimit: true };
   const report = await sandbox.readFile(reportName).catch(() => '');
   const parsed = adapter.parse(report, join(sandbox.root, cwd));
   const results = parsed.results.map((result) => withoutRoot(result, sandbox.root));

@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { constants, hostname } from 'node:os';
 import { basename, dirname, posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import Docker from 'dockerode';
@@ -131,6 +131,11 @@ async function drain(docker: Docker, stream: Readable): Promise<{ stdout: string
  * and a command that outlives its time kills the whole container. Files are copied in; commands
  * run with `docker exec`, so a build and the test run that follows share the container.
  */
+/** The name of signal number `n` on this platform (`SIGKILL` for 9). */
+function signalNamed(n: number): string | undefined {
+  return Object.entries(constants.signals).find(([, number]) => number === n)?.[0];
+}
+
 export class DockerSandbox implements Sandbox {
   readonly root = CONTAINER_ROOT;
   private killed = false;
@@ -210,7 +215,10 @@ export class DockerSandbox implements Sandbox {
     );
     const outOfMemory = !timedOut && exitCode !== 0 && (await this.memoryKilled());
     const outputTail = output.slice(-TAIL_BYTES);
-    return { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail, outOfMemory };
+    // An exec'd process leads its own process group; one ended by signal n exits, as Docker reports it, with 128 + n.
+    const signal = !timedOut && exitCode !== null && exitCode > 128 ? signalNamed(exitCode - 128) : undefined;
+    const ended = { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail, outOfMemory };
+    return signal ? { ...ended, signal } : ended;
   }
 
   /** Whether the kernel killed a process for the container's memory since the last time asked (cgroup v2 or v1 counter). */

@@ -45,10 +45,10 @@ class WarmServer {
   private output = '';
   private marker = '';
   private onAnswer: (() => void) | undefined;
-  private readonly ended: Promise<number | null>;
+  private readonly ended: Promise<{ code: number | null; signal: string | null }>;
 
   private constructor(private readonly child: ReturnType<typeof execa>) {
-    this.ended = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    this.ended = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     for (const stream of [child.stdout!, child.stderr!]) {
       stream.on('data', (chunk: Buffer) => {
         this.output = (this.output + chunk.toString()).slice(-64_000);
@@ -76,11 +76,13 @@ class WarmServer {
     this.onAnswer = undefined;
     if (how === 'timeout') this.close();
     const outputTail = this.output.replace(this.marker, '').slice(-TAIL_BYTES);
+    const ended = how === 'answered' || how === 'timeout' ? null : how;
     return {
-      exitCode: how === 'answered' ? 0 : how === 'timeout' ? null : how,
+      exitCode: how === 'answered' ? 0 : (ended?.code ?? null),
       timedOut: how === 'timeout',
       durationMs: performance.now() - started,
       outputTail,
+      ...(ended?.signal ? { signal: ended.signal } : {}),
     };
   }
 
@@ -250,6 +252,7 @@ export class LocalSandbox implements Sandbox {
       timedOut,
       durationMs: performance.now() - started,
       outputTail: output.slice(-TAIL_BYTES),
+      ...(result.signal ? { signal: result.signal } : {}),
     };
   }
 

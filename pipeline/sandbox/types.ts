@@ -26,6 +26,11 @@ export interface ExecResult {
   outputTail: string;
   /** The sandbox's memory limit ended a process of the command (the kernel's kill, which V8 does not report). */
   outOfMemory?: boolean;
+  /**
+   * The signal that ended the command. Each command runs in a process group of its own, so one of
+   * its processes can end it whole with a signal to its group (`guardLoops`).
+   */
+  signal?: string;
 }
 
 /** A place where a repository's commands run, isolated from swesynth and from other candidates. */

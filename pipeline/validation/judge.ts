@@ -8,6 +8,7 @@ import { BaselineTest, type Candidate, CoverageMap, Environment, FailedTest, typ
 import { filesToRun, runSuites, type Suite, suiteOfFile, type SuitesRequest, suitesOf } from '../runners/suites.js';
 import type { TestResult } from '../runners/types.js';
 import type { SandboxPool } from '../sandbox/pool.js';
+import { guardLoops, LOOP_LIMIT } from '../sandbox/loop-guard.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { screenSteps, selectTests } from './test-selection.js';
 
@@ -138,7 +139,10 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   /** Runs the mutant's tests; a run with no verdict on the mutant (a timeout, a broken report) ends judging. */
   const runMutant = async ({ files, timeoutMs }: { files?: string[]; timeoutMs: number }, bail = false) => {
     const mutantRun = await run({ ...ctx.request, only: files, timeoutMs, bail });
-    if (mutantRun.kind === 'timeout') return { ended: verdict('timeout', { detail: `no result within ${timeoutMs} ms` }) };
+    if (mutantRun.kind === 'timeout') {
+      const detail = mutantRun.loopLimit ? `a loop ran ${LOOP_LIMIT} times without ending` : `no result within ${timeoutMs} ms`;
+      return { ended: verdict('timeout', { detail }) };
+    }
     if (mutantRun.outOfMemory) return { ended: verdict('out-of-memory', { detail: mutantRun.outOfMemory }) };
     // The reason on the first line, where summaries group errors by it; the runner's own words below.
     if (mutantRun.kind === 'broken') {
@@ -152,8 +156,10 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   };
   try {
     mutated = true;
-    for (const [file, text] of mutatedTexts) await sandbox.writeFile(file, text);
-    const built = await ctx.rebuild(sandbox, mutatedTexts);
+    // A mutant's endless loop ends its run at once, not at the time limit.
+    const running = new Map([...mutatedTexts].map(([file, text]) => [file, guardLoops(file, text)]));
+    for (const [file, text] of running) await sandbox.writeFile(file, text);
+    const built = await ctx.rebuild(sandbox, running);
     if (built) return { verdict: verdict('build-failed', { detail: built }), failed: [] };
 
     if (ctx.killOnly) {

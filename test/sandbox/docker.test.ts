@@ -92,8 +92,13 @@ withEngine('the Docker sandbox', () => {
           verdict.candidate.provenance.strategy === operator &&
           verdict.candidate.sites[0]!.original.includes(original),
       )?.status;
-    // value is never divided: the loop never ends.
+    // value is never divided: the loop never ends, and its guard ends the container's run at its loop limit.
     expect(verdictOf('digits', 'removed-assignment', 'Math.floor')).toBe('timeout');
+    expect(verdicts.find((verdict) => verdict.candidate.unit === 'digits' && verdict.status === 'timeout')?.detail).toMatch(
+      /^a loop ran \d+ times/,
+    );
+    // left never goes down: the loop waits forever, and only the time limit ends it.
+    expect(verdictOf('settle', 'removed-assignment', 'left - 1')).toBe('timeout');
     // n++ pushes forever: the test process runs out of memory, which is neither a kill nor a task.
     expect(verdictOf('countdown', 'update-swap')).toBe('out-of-memory');
     // Without its guard the function calls fetch, which fails with the network off: a plain test failure.

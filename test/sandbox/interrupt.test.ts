@@ -30,7 +30,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 it('ends every process group of the local sandbox when SIGTERM interrupts a run during validation', async () => {
   const runDir = join(tempDir('interrupt'), 'run');
   const sandboxes = join(runDir, 'sandboxes');
-  // One of hostile's mutants never leaves its loop: its test process runs until the time limit.
+  // One of hostile's mutants waits forever: its test process runs until the time limit.
   const child = execa(
     process.execPath,
     [
