@@ -8,7 +8,7 @@ import { testFileOf } from '../runners/test-ids.js';
 import { readDataset } from './read.js';
 import { UserError } from '../common/errors.js';
 import type { RepoProfile } from '../repo/profile.js';
-import { filesToRun, listTestFiles, runSuites, suitesOf } from '../runners/suites.js';
+import { filesToRun, listTestFiles, runSuites, type Suite, suitesOf } from '../runners/suites.js';
 import type { NamedTest } from '../runners/types.js';
 import { LocalSandbox } from '../sandbox/local.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
@@ -98,9 +98,24 @@ function patchedPaths(patch: string): string[] {
   return [...paths];
 }
 
-type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'testFilesOf' | 'timeoutMs'>> & {
+type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'timeoutMs'>> & {
   trees: TaskTrees;
 };
+
+/** Predictions graded together with others on the same instances: one model's, or one check's. */
+export interface PredictionSet {
+  predictions: readonly Prediction[];
+  testFilesOf?: EvaluateOptions['testFilesOf'];
+  onResult?: EvaluateOptions['onResult'];
+}
+
+type TestFilesOf = (instance: Instance) => string[] | undefined;
+
+/** A task tree as prepareTaskTree left it, with the test files it had then. */
+interface PreparedTree {
+  dir: string;
+  testFiles: Set<string>;
+}
 
 /** The task trees of an evaluation (or a search), per repository: a grading takes one that no other grading holds. */
 export class TaskTrees {
@@ -148,77 +163,117 @@ function verdict(prediction: Prediction, status: Status, fields: Partial<Instanc
   };
 }
 
-/** Grades one prediction in a task tree of its own, as the agent would have left it. */
-async function grade(instance: Instance, prediction: Prediction, ctx: Grading): Promise<InstanceResult> {
-  if (prediction.model_patch.trim() === '') return verdict(prediction, 'empty-patch');
+/**
+ * Grades an instance's predictions, one after another, each in the task tree as the agent would
+ * have left it. A tree is prepared once for predictions that leave it as it was (a patch that does
+ * not apply changes nothing), and again after one that applied.
+ */
+async function gradeInstance(
+  instance: Instance,
+  graded: ReadonlyArray<{ prediction: Prediction; testFilesOf: TestFilesOf }>,
+  ctx: Grading,
+): Promise<InstanceResult[]> {
   const profile = ctx.profileOf(instance.repo);
-  const dir = await ctx.trees.take(instance.repo);
+  const suites = suitesOf(profile);
+  let dir: string | null = null;
+  let tree: PreparedTree | null = null;
   try {
-    await prepareTaskTree(await ctx.workspaceOf(instance.repo), dir, instance, profile);
-    const hidden = hiddenTestFiles(instance.test_patch);
-    const suites = suitesOf(profile);
-    const globTests = async () => (await Promise.all(suites.map((suite) => listTestFiles(dir, suite)))).flat();
-    // Test files before and after the patch: those it deletes and those it adds.
-    const testFiles = new Set([...hidden, ...(await globTests())]);
-    const applied = await applyPatch(dir, prediction.model_patch);
-    if (applied !== 'failed') for (const file of await globTests()) testFiles.add(file);
-    const graded = {
-      applied,
-      touchesTests: patchedPaths(prediction.model_patch).some((path) => testFiles.has(path) || TEST_PATH.test(path)),
-    };
-    if (applied === 'failed') return verdict(prediction, 'patch-failed', graded);
-
-    // The official tests replace whatever the prediction wrote in their place.
-    for (const file of hidden) await rm(join(dir, file), { force: true });
-    if (instance.test_patch.trim() !== '' && (await applyPatch(dir, instance.test_patch)) === 'failed') {
-      return verdict(prediction, 'error', { ...graded, detail: 'the test_patch does not apply' });
-    }
-    const failToPass = testIdsOf(instance.FAIL_TO_PASS);
-    const passToPass = testIdsOf(instance.PASS_TO_PASS);
-    const runtime = await nodeRuntime(profile.node);
-    const sandbox = ctx.trees.sandboxOf(dir, () => LocalSandbox.at(dir, profile.env, runtime));
-    if (profile.buildBeforeTests && profile.build) {
-      const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
-      if (built.timedOut || built.exitCode !== 0) {
-        return verdict(prediction, 'unresolved', {
-          ...graded,
-          failToPassFailed: failToPass,
-          passToPassFailed: passToPass,
-          detail: `build failed: ${built.outputTail.slice(-500)}`,
-        });
+    const results: InstanceResult[] = [];
+    for (const { prediction, testFilesOf } of graded) {
+      if (prediction.model_patch.trim() === '') {
+        results.push(verdict(prediction, 'empty-patch'));
+        continue;
       }
+      dir ??= await ctx.trees.take(instance.repo);
+      if (!tree) {
+        await prepareTaskTree(await ctx.workspaceOf(instance.repo), dir, instance, profile);
+        // The test files before the patch: those it deletes too.
+        tree = { dir, testFiles: new Set([...hiddenTestFiles(instance.test_patch), ...(await globTests(dir, suites))]) };
+      }
+      const result = await grade(instance, prediction, tree, testFilesOf, ctx);
+      if (result.applied !== 'failed') tree = null;
+      results.push(result);
     }
-    const noticing = ctx.testFilesOf(instance);
-    const listed = noticing === undefined ? [...failToPass, ...passToPass] : failToPass;
-    const wanted = [...new Set([...listed.map(testFileOf), ...(noticing ?? [])])].sort();
-    // Files that share a process run with their whole suite, as the lists were made: a setup file among them may
-    // hold no test. Only such a suite needs the tree's test files listed again, now the tests are back.
-    const shares = suites.some((suite) => !suite.adapter.isolatesFiles);
-    const present = shares ? [...new Set([...hidden, ...(await globTests())])].sort() : [];
-    const files = filesToRun(suites, present, wanted) ?? present;
-    const skip = ctx.setAsideOf(instance.repo);
-    // As validation runs them: through the runner's warm server, which reads changed files afresh but keeps
-    // the configuration it started with (a patch that changes one runs cold), and node:test files without
-    // the runner's process, run again under it where that cannot be reported faithfully.
-    const warm = !patchedPaths(prediction.model_patch).some((path) => CONFIGURATION.test(path));
-    const request = { testFiles: files, only: files, skip, timeoutMs: ctx.timeoutMs, warm, direct: true };
-    const run = await runSuites(sandbox, suites, request);
-    if (run.kind === 'timeout')
-      return verdict(prediction, 'error', { ...graded, detail: `the tests did not finish within ${ctx.timeoutMs} ms` });
-    if (run.kind === 'broken')
-      return verdict(prediction, 'error', {
-        ...graded,
-        detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}`,
-      });
-    const passing = new Set(run.results.filter((test) => test.status === 'pass').map((test) => test.id));
-    const ran = new Set(files);
-    const failToPassFailed = failToPass.filter((id) => !passing.has(id));
-    const passToPassFailed = passToPass.filter((id) => ran.has(testFileOf(id)) && !passing.has(id));
-    const status = failToPassFailed.length + passToPassFailed.length === 0 ? 'resolved' : 'unresolved';
-    return verdict(prediction, status, { ...graded, failToPassFailed, passToPassFailed });
+    return results;
   } finally {
-    ctx.trees.give(instance.repo, dir);
+    if (dir) ctx.trees.give(instance.repo, dir);
   }
+}
+
+async function globTests(dir: string, suites: readonly Suite[]): Promise<string[]> {
+  return (await Promise.all(suites.map((suite) => listTestFiles(dir, suite)))).flat();
+}
+
+/** Grades one prediction in a freshly prepared task tree. */
+async function grade(
+  instance: Instance,
+  prediction: Prediction,
+  tree: PreparedTree,
+  testFilesOf: TestFilesOf,
+  ctx: Grading,
+): Promise<InstanceResult> {
+  const { dir } = tree;
+  const profile = ctx.profileOf(instance.repo);
+  const hidden = hiddenTestFiles(instance.test_patch);
+  const suites = suitesOf(profile);
+  // Test files before and after the patch: those it deletes and those it adds.
+  const testFiles = new Set(tree.testFiles);
+  const applied = await applyPatch(dir, prediction.model_patch);
+  if (applied !== 'failed') for (const file of await globTests(dir, suites)) testFiles.add(file);
+  const graded = {
+    applied,
+    touchesTests: patchedPaths(prediction.model_patch).some((path) => testFiles.has(path) || TEST_PATH.test(path)),
+  };
+  if (applied === 'failed') return verdict(prediction, 'patch-failed', graded);
+
+  // The official tests replace whatever the prediction wrote in their place.
+  for (const file of hidden) await rm(join(dir, file), { force: true });
+  if (instance.test_patch.trim() !== '' && (await applyPatch(dir, instance.test_patch)) === 'failed') {
+    return verdict(prediction, 'error', { ...graded, detail: 'the test_patch does not apply' });
+  }
+  const failToPass = testIdsOf(instance.FAIL_TO_PASS);
+  const passToPass = testIdsOf(instance.PASS_TO_PASS);
+  const runtime = await nodeRuntime(profile.node);
+  const sandbox = ctx.trees.sandboxOf(dir, () => LocalSandbox.at(dir, profile.env, runtime));
+  if (profile.buildBeforeTests && profile.build) {
+    const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
+    if (built.timedOut || built.exitCode !== 0) {
+      return verdict(prediction, 'unresolved', {
+        ...graded,
+        failToPassFailed: failToPass,
+        passToPassFailed: passToPass,
+        detail: `build failed: ${built.outputTail.slice(-500)}`,
+      });
+    }
+  }
+  const noticing = testFilesOf(instance);
+  const listed = noticing === undefined ? [...failToPass, ...passToPass] : failToPass;
+  const wanted = [...new Set([...listed.map(testFileOf), ...(noticing ?? [])])].sort();
+  // Files that share a process run with their whole suite, as the lists were made: a setup file among them may
+  // hold no test. Only such a suite needs the tree's test files listed again, now the tests are back.
+  const shares = suites.some((suite) => !suite.adapter.isolatesFiles);
+  const present = shares ? [...new Set([...hidden, ...(await globTests(dir, suites))])].sort() : [];
+  const files = filesToRun(suites, present, wanted) ?? present;
+  const skip = ctx.setAsideOf(instance.repo);
+  // As validation runs them: through the runner's warm server, which reads changed files afresh but keeps
+  // the configuration it started with (a patch that changes one runs cold), and node:test files without
+  // the runner's process, run again under it where that cannot be reported faithfully.
+  const warm = !patchedPaths(prediction.model_patch).some((path) => CONFIGURATION.test(path));
+  const request = { testFiles: files, only: files, skip, timeoutMs: ctx.timeoutMs, warm, direct: true };
+  const run = await runSuites(sandbox, suites, request);
+  if (run.kind === 'timeout')
+    return verdict(prediction, 'error', { ...graded, detail: `the tests did not finish within ${ctx.timeoutMs} ms` });
+  if (run.kind === 'broken')
+    return verdict(prediction, 'error', {
+      ...graded,
+      detail: `${run.reason} (exit code ${run.exitCode}): ${run.outputTail.slice(-500)}`,
+    });
+  const passing = new Set(run.results.filter((test) => test.status === 'pass').map((test) => test.id));
+  const ran = new Set(files);
+  const failToPassFailed = failToPass.filter((id) => !passing.has(id));
+  const passToPassFailed = passToPass.filter((id) => ran.has(testFileOf(id)) && !passing.has(id));
+  const status = failToPassFailed.length + passToPassFailed.length === 0 ? 'resolved' : 'unresolved';
+  return verdict(prediction, status, { ...graded, failToPassFailed, passToPassFailed });
 }
 
 /**
@@ -231,21 +286,39 @@ export async function evaluate(
   predictions: readonly Prediction[],
   options: EvaluateOptions,
 ): Promise<EvaluationReport> {
+  const { testFilesOf, onResult } = options;
+  return (await evaluateSets(instances, [{ predictions, testFilesOf, onResult }], options))[0]!;
+}
+
+/**
+ * Grades several sets of predictions on the same instances, a report per set, as `evaluate` grades
+ * each: an instance's predictions go one after another through the same task tree.
+ */
+export async function evaluateSets(
+  instances: readonly Instance[],
+  sets: readonly PredictionSet[],
+  options: Omit<EvaluateOptions, 'testFilesOf' | 'onResult'>,
+): Promise<EvaluationReport[]> {
   const known = new Set(instances.map((instance) => instance.instance_id));
-  const predicted = new Map<string, Prediction>();
-  for (const prediction of predictions) {
-    if (!known.has(prediction.instance_id))
-      throw new UserError(
-        `a prediction names ${prediction.instance_id}, which is not an instance of this dataset`,
-        'check the instance ids, or the dataset the predictions are for',
-      );
-    if (predicted.has(prediction.instance_id))
-      throw new UserError(`${prediction.instance_id} has more than one prediction`, 'keep one prediction per instance');
-    predicted.set(prediction.instance_id, prediction);
-  }
-  // One file holds one model's predictions: an instance it skipped goes under that model's name.
-  const models = new Set(predictions.map((prediction) => prediction.model_name_or_path));
-  const model = models.size === 1 ? [...models][0]! : '';
+  const graded = sets.map(({ predictions, testFilesOf = () => undefined, onResult }) => {
+    const predicted = new Map<string, Prediction>();
+    for (const prediction of predictions) {
+      if (!known.has(prediction.instance_id))
+        throw new UserError(
+          `a prediction names ${prediction.instance_id}, which is not an instance of this dataset`,
+          'check the instance ids, or the dataset the predictions are for',
+        );
+      if (predicted.has(prediction.instance_id))
+        throw new UserError(`${prediction.instance_id} has more than one prediction`, 'keep one prediction per instance');
+      predicted.set(prediction.instance_id, prediction);
+    }
+    // One file holds one model's predictions: an instance it skipped goes under that model's name.
+    const models = new Set(predictions.map((prediction) => prediction.model_name_or_path));
+    const model = models.size === 1 ? [...models][0]! : '';
+    const predictionOf = (instance: Instance): Prediction =>
+      predicted.get(instance.instance_id) ?? { instance_id: instance.instance_id, model_name_or_path: model, model_patch: '' };
+    return { predicted, predictionOf, testFilesOf, onResult, results: new Map<string, InstanceResult>() };
+  });
 
   const workspaces = new Map<string, Promise<string>>();
   // Runners report test files by their real path: a task tree reached through a symlink would name them differently.
@@ -257,32 +330,34 @@ export async function evaluate(
     },
     profileOf: options.profileOf,
     setAsideOf: options.setAsideOf ?? (() => []),
-    testFilesOf: options.testFilesOf ?? (() => undefined),
     trees: new TaskTrees(await realpath(options.workDir)),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
-  const results = new Map<string, InstanceResult>();
   try {
     await runConcurrently(
       instances,
       options.concurrency ?? availableParallelism(),
-      async (instance) => {
-        const prediction = predicted.get(instance.instance_id);
-        if (prediction) return grade(instance, prediction, ctx);
-        return verdict({ instance_id: instance.instance_id, model_name_or_path: model, model_patch: '' }, 'empty-patch', {
-          detail: 'no prediction',
-        });
-      },
-      (instance, result) => {
-        results.set(instance.instance_id, result);
-        options.onResult?.(result, results.size, instances.length);
+      (instance) =>
+        gradeInstance(
+          instance,
+          graded.map(({ predictionOf, testFilesOf }) => ({ prediction: predictionOf(instance), testFilesOf })),
+          ctx,
+        ),
+      (instance, results) => {
+        for (const [index, set] of graded.entries()) {
+          const result = set.predicted.has(instance.instance_id) ? results[index]! : { ...results[index]!, detail: 'no prediction' };
+          set.results.set(instance.instance_id, result);
+          set.onResult?.(result, set.results.size, instances.length);
+        }
       },
     );
   } finally {
     await ctx.trees.remove();
   }
+  return graded.map(({ results }) => reportOf(instances.map((instance) => results.get(instance.instance_id)!)));
+}
 
-  const graded = instances.map((instance) => results.get(instance.instance_id)!);
+function reportOf(graded: InstanceResult[]): EvaluationReport {
   const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<Status, number>;
   for (const result of graded) byStatus[result.status]++;
   const [low, high] = wilson(byStatus.resolved, graded.length);

@@ -9,7 +9,7 @@ import type { LlmSettings } from '../statements/llm-writer.js';
 import { readDataset } from '../dataset/read.js';
 import { writeDataset, type DatasetSource } from '../dataset/write.js';
 import type { SelfCheck } from '../store/summaries.js';
-import { evaluate, type Prediction } from '../dataset/grading.js';
+import { evaluateSets, type EvaluationReport, type PredictionSet } from '../dataset/grading.js';
 import { slugOf, type RepoProfile } from '../repo/profile.js';
 import { suiteOfFile, type Suite, suitesOf } from '../runners/suites.js';
 import { statsOf } from '../dataset/stats.js';
@@ -254,22 +254,17 @@ export function selfCheckOf(runs: readonly ExportingRun[]) {
       noticing.get(instance.repo)!({ sites: instance.mutation.sites.map((site) => ({ file: site.file, unit: site.function })) });
     const { options, log, runDir } = runs[0]!;
     const workDir = join(runDir, 'self-check');
-    const grade = async (label: string, patchOf: (instance: Instance) => string) => {
-      const progress = new Progress(`self-check (${label})`, instances.length, options.progress);
-      const predictions: Prediction[] = instances.map((instance) => ({
+    const progress = new Progress('self-check', 3 * instances.length, options.progress);
+    const setOf = (label: string, patchOf: (instance: Instance) => string): PredictionSet => ({
+      predictions: instances.map((instance) => ({
         instance_id: instance.instance_id,
         model_name_or_path: `self-check:${label}`,
         model_patch: patchOf(instance),
-      }));
-      const report = await evaluate(instances, predictions, {
-        workspaceOf,
-        profileOf,
-        setAsideOf,
-        ...(label === 'gold' ? { testFilesOf } : {}),
-        workDir,
-        concurrency: options.concurrency,
-        onResult: (result) => progress.tick(result.status),
-      });
+      })),
+      ...(label === 'gold' ? { testFilesOf } : {}),
+      onResult: (result) => progress.tick(`${label} ${result.status}`),
+    });
+    const summary = (label: string, report: EvaluationReport) => {
       const unresolved = report.instances
         .filter((result) => result.status !== 'resolved')
         .slice(0, 10)
@@ -281,11 +276,13 @@ export function selfCheckOf(runs: readonly ExportingRun[]) {
     };
     try {
       log.info(`export: self-check of ${instances.length} tasks (the fix, an empty patch, the bug itself)`);
-      return {
-        gold: await grade('gold', (instance) => instance.patch),
-        empty: await grade('empty', () => ''),
-        bug: await grade('bug', (instance) => instance.bug_patch),
-      };
+      // The bug before the fix: a patch that does not apply leaves the task tree ready for the next.
+      const [empty, bug, gold] = await evaluateSets(
+        instances,
+        [setOf('empty', () => ''), setOf('bug', (instance) => instance.bug_patch), setOf('gold', (instance) => instance.patch)],
+        { workspaceOf, profileOf, setAsideOf, workDir, concurrency: options.concurrency },
+      );
+      return { gold: summary('gold', gold!), empty: summary('empty', empty!), bug: summary('bug', bug!) };
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }

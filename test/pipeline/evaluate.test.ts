@@ -5,7 +5,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newFileDiff, unifiedDiff } from '../../mutators/diff.js';
 import type { Instance } from '../../pipeline/dataset/instance.js';
 import { UserError } from '../../pipeline/common/errors.js';
-import { evaluate, loadDataset, readPredictions, type EvaluateOptions, type Prediction } from '../../pipeline/dataset/grading.js';
+import {
+  evaluate,
+  evaluateSets,
+  loadDataset,
+  readPredictions,
+  type EvaluateOptions,
+  type Prediction,
+} from '../../pipeline/dataset/grading.js';
 import { preparedWorkspace } from '../../pipeline/sandbox/workspace.js';
 import { applyPatch, hiddenTestFiles, prepareTaskTree } from '../../pipeline/dataset/task-tree.js';
 import { verifyDataset } from '../../pipeline/dataset/read.js';
@@ -235,6 +242,22 @@ describe('evaluating predictions on the bundled example', () => {
       { workDir },
     );
     expect(report.byStatus).toMatchObject({ resolved: dataset.instances.length, error: 0 });
+  });
+
+  it('grades several sets through one tree per task, made again after a patch that applied', async () => {
+    const instances = dataset.instances.slice(0, 4);
+    const set = (patchOf: (instance: Instance) => string) => ({ predictions: predict(instances, patchOf) });
+    // The bug does not apply to its own tree and leaves it as it was; a fix applied must not be in the next one's tree.
+    const reports = await evaluateSets(
+      instances,
+      [set((instance) => instance.bug_patch), set((instance) => instance.patch), set((instance) => instance.patch)],
+      { workspaceOf: async () => workspace, profileOf: dataset.profileOf, workDir: tempDir('sets'), concurrency: 2 },
+    );
+    expect(reports.map((report) => report.byStatus)).toEqual([
+      { resolved: 0, unresolved: 0, 'patch-failed': 4, 'empty-patch': 0, error: 0 },
+      { resolved: 4, unresolved: 0, 'patch-failed': 0, 'empty-patch': 0, error: 0 },
+      { resolved: 4, unresolved: 0, 'patch-failed': 0, 'empty-patch': 0, error: 0 },
+    ]);
   });
 
   it('counts empty and missing predictions as empty patches', async () => {

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { git } from '../../common/git.js';
 import type { Instance } from '../instance.js';
+import { runConcurrently } from '../../scheduling/in-process.js';
 import { hiddenTestFiles } from '../task-tree.js';
 import type { ExportFormat, FormatInput } from './types.js';
 
@@ -51,28 +53,36 @@ async function makeTaskCommits(input: FormatInput): Promise<{ dirs: Map<string, 
     await writeFile(join(dir, '.git', 'objects', 'info', 'alternates'), `${isAbsolute(objects) ? objects : join(repo.gitDir, objects)}\n`);
     dirs.set(name, dir);
   }
-  for (const [index, instance] of input.instances.entries()) {
-    const repo = input.repos.get(instance.repo)!;
-    const dir = dirs.get(instance.repo)!;
-    const env = { GIT_INDEX_FILE: join(input.workDir, 'task-commits', `index-${index}`) };
-    await git(dir, ['read-tree', repo.commit], { env });
-    await git(dir, ['apply', '--cached', '--whitespace=nowarn', '-'], { env, input: instance.bug_patch });
-    const hidden = hiddenTestFiles(instance.test_patch);
-    if (hidden.length > 0) await git(dir, ['update-index', '--force-remove', '--', ...hidden], { env });
-    const tree = await git(dir, ['write-tree'], { env });
-    // No parent: the clean code is not one `git diff HEAD~1` away.
-    const commit = await git(dir, ['commit-tree', tree, '-m', `Task ${instance.instance_id}`]);
-    await git(dir, ['update-ref', taskRef(instance.instance_id), commit]);
-    commits.set(instance.instance_id, commit);
-  }
+  // Each task has an index file of its own, and git takes objects and distinct refs from several processes at once.
+  const tasks = input.instances.map((instance, index) => ({ instance, index }));
+  await runConcurrently(
+    tasks,
+    availableParallelism(),
+    async ({ instance, index }) => {
+      const repo = input.repos.get(instance.repo)!;
+      const dir = dirs.get(instance.repo)!;
+      const env = { GIT_INDEX_FILE: join(input.workDir, 'task-commits', `index-${index}`) };
+      await git(dir, ['read-tree', repo.commit], { env });
+      await git(dir, ['apply', '--cached', '--whitespace=nowarn', '-'], { env, input: instance.bug_patch });
+      const hidden = hiddenTestFiles(instance.test_patch);
+      if (hidden.length > 0) await git(dir, ['update-index', '--force-remove', '--', ...hidden], { env });
+      const tree = await git(dir, ['write-tree'], { env });
+      // No parent: the clean code is not one `git diff HEAD~1` away.
+      const commit = await git(dir, ['commit-tree', tree, '-m', `Task ${instance.instance_id}`]);
+      await git(dir, ['update-ref', taskRef(instance.instance_id), commit]);
+      return commit;
+    },
+    ({ instance }, commit) => commits.set(instance.instance_id, commit),
+  );
   return { dirs, commits };
 }
 
-const made = new WeakMap<FormatInput, ReturnType<typeof makeTaskCommits>>();
+/** By the export's repositories, which stay the same object while a format's `prepare` gives the input new instances. */
+const made = new WeakMap<FormatInput['repos'], ReturnType<typeof makeTaskCommits>>();
 /** The task commits of an export, made once for every format that needs them. */
 export function taskCommits(input: FormatInput): ReturnType<typeof makeTaskCommits> {
-  if (!made.has(input)) made.set(input, makeTaskCommits(input));
-  return made.get(input)!;
+  if (!made.has(input.repos)) made.set(input.repos, makeTaskCommits(input));
+  return made.get(input.repos)!;
 }
 
 /** A bundle of the given tasks' branches of a repository (with them, every object they need). */

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { PACKAGE_ROOT } from '../../common/paths.js';
 import type { RepoProfile } from '../../repo/profile.js';
@@ -18,6 +18,7 @@ import { bundleOf, checkoutTask, headsOf, taskRef } from './bundle.js';
 import { quote } from './tasks.js';
 import type { ExportFormat, FormatRepo } from './types.js';
 import { testFileOf } from '../../runners/test-ids.js';
+import { runConcurrently } from '../../scheduling/in-process.js';
 
 /** Where Harbor's verifier finds the reward, and where it puts tests/ and solution/ in the container. */
 const REWARD_FILE = '/logs/verifier/reward.txt';
@@ -263,17 +264,25 @@ export const harbor: ExportFormat = {
   needsDocker: false,
   async files(input) {
     const files: Record<string, string | Buffer> = {};
-    for (const instance of input.instances) {
+    const foldered = input.instances.filter((instance) => gradedSuites(instance, input.repos.get(instance.repo)!.profile));
+    // A bundle is a git process of its own: several at once.
+    const bundles = new Map<string, Buffer>();
+    await runConcurrently(
+      foldered,
+      availableParallelism(),
+      (instance) => bundleOf(input, instance.repo, [instance.instance_id]),
+      (instance, bundle) => bundles.set(instance.instance_id, bundle),
+    );
+    for (const instance of foldered) {
       const repo = input.repos.get(instance.repo)!;
-      const graded = gradedSuites(instance, repo.profile);
-      if (!graded) continue;
+      const graded = gradedSuites(instance, repo.profile)!;
       const id = instance.instance_id;
       const hidden = hiddenTestFiles(instance.test_patch);
       Object.assign(files, {
         [`harbor/${id}/instruction.md`]: instruction(instance),
         [`harbor/${id}/task.toml`]: taskToml(instance, repo, input.limits),
         [`harbor/${id}/environment/Dockerfile`]: dockerfile(instance, repo),
-        [`harbor/${id}/environment/task.bundle`]: await bundleOf(input, instance.repo, [id]),
+        [`harbor/${id}/environment/task.bundle`]: bundles.get(id)!,
         [`harbor/${id}/tests/test.sh`]: await testScript(instance, repo, graded, hidden),
         [`harbor/${id}/tests/tests.json`]: `${JSON.stringify({ FAIL_TO_PASS: testIdsOf(instance.FAIL_TO_PASS), PASS_TO_PASS: testIdsOf(instance.PASS_TO_PASS) }, null, 2)}\n`,
         [`harbor/${id}/solution/solve.sh`]: solveScript(instance),
