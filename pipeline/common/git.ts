@@ -17,6 +17,29 @@ export async function git(cwd: string, args: string[], options: { env?: Record<s
   return result.stdout.trim();
 }
 
+/**
+ * Runs a shell script of git steps in `cwd` (`set -e`: the first that fails ends it), its values in
+ * `env` and `args` (`"$@"`), and gives its output: one process from swesynth where each step
+ * would take one, which is most of what a step costs. A script that exits with a code of
+ * `failures` throws that error.
+ */
+export async function gitSteps(
+  cwd: string,
+  script: string,
+  options: { env?: Record<string, string>; input?: string; args?: string[]; failures?: Record<number, () => Error> } = {},
+): Promise<string> {
+  const result = await execa('/bin/sh', ['-c', `set -e\n${script}`, 'sh', ...(options.args ?? [])], {
+    cwd,
+    reject: false,
+    env: { ...DETERMINISTIC, ...options.env },
+    input: options.input,
+  });
+  const failure = options.failures?.[result.exitCode ?? -1];
+  if (failure) throw failure();
+  if (result.exitCode !== 0) throw new UserError(`git failed in ${cwd}: ${result.stderr.trim() || result.stdout.trim()}`);
+  return result.stdout.trim();
+}
+
 /** Makes `dir` a git repository whose single commit holds its current files. */
 export async function commitAll(dir: string, message: string): Promise<string> {
   await git(dir, ['init', '--quiet', '--initial-branch=main']);

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { Instance } from './instance.js';
 import { UserError } from '../common/errors.js';
-import { git } from '../common/git.js';
+import { git, gitSteps } from '../common/git.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { LocalSandbox } from '../sandbox/local.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
@@ -42,6 +42,19 @@ export async function applyPatch(dir: string, patch: string): Promise<'applied' 
 
 /** Where a task tree keeps the id of the clean files' tree, to be reset to it for the next task. */
 const CLEAN_TREE = 'swesynth-clean-tree';
+/** A task tree back to the clean files, whatever the last task changed, added or deleted. */
+const RESET = `git read-tree -u --reset "$(cat .git/${CLEAN_TREE})"
+git clean -fdq
+`;
+const BUG_DOES_NOT_APPLY = 3;
+/**
+ * The bug in (stdin), the hidden tests ("$@") out, and a root commit of the result: no other
+ * task's tree, nor the clean one, is in its history.
+ */
+const TASK = `git apply - || exit ${BUG_DOES_NOT_APPLY}
+rm -f -- "$@"
+git add --all
+git update-ref HEAD "$(git -c commit.gpgsign=false commit-tree "$(git write-tree)" -m "$MESSAGE")"`;
 
 /**
  * The agent's working tree of a task at `dir`: the clean, installed workspace (its node_modules
@@ -58,10 +71,8 @@ export async function prepareTaskTree(
   profile?: Pick<RepoProfile, 'env' | 'node'>,
 ): Promise<void> {
   const cleanFile = join(dir, '.git', CLEAN_TREE);
-  if (existsSync(cleanFile)) {
-    await git(dir, ['read-tree', '-u', '--reset', (await readFile(cleanFile, 'utf8')).trim()]);
-    await git(dir, ['clean', '-fdq']);
-  } else {
+  const reused = existsSync(cleanFile);
+  if (!reused) {
     await LocalSandbox.copyOf(cleanWorkspace, dir, profile?.env, await nodeRuntime(profile?.node ?? null));
     // Initialised first, so that `git apply` works on this folder and never on an enclosing repository.
     await git(dir, ['init', '--quiet', '--initial-branch=main']);
@@ -70,16 +81,16 @@ export async function prepareTaskTree(
     await git(dir, ['add', '--all']);
     await writeFile(cleanFile, await git(dir, ['write-tree']));
   }
-  if (!(await gitApply(dir, instance.bug_patch))) {
-    throw new UserError(
-      `the bug_patch of ${instance.instance_id} does not apply to ${cleanWorkspace}`,
-      'the workspace must hold the repository at the base_commit of the dataset',
-    );
-  }
-  for (const file of hiddenTestFiles(instance.test_patch)) await rm(join(dir, file), { force: true });
-  await git(dir, ['add', '--all']);
-  // A root commit for every task: no other task's tree, nor the clean one, is in its history.
-  const tree = await git(dir, ['write-tree']);
-  const commit = await git(dir, ['-c', 'commit.gpgsign=false', 'commit-tree', tree, '-m', `Task ${instance.instance_id}`]);
-  await git(dir, ['update-ref', 'HEAD', commit]);
+  await gitSteps(dir, reused ? RESET + TASK : TASK, {
+    input: instance.bug_patch,
+    args: hiddenTestFiles(instance.test_patch),
+    env: { MESSAGE: `Task ${instance.instance_id}` },
+    failures: {
+      [BUG_DOES_NOT_APPLY]: () =>
+        new UserError(
+          `the bug_patch of ${instance.instance_id} does not apply to ${cleanWorkspace}`,
+          'the workspace must hold the repository at the base_commit of the dataset',
+        ),
+    },
+  });
 }

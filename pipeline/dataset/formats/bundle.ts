@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { git } from '../../common/git.js';
+import { git, gitSteps } from '../../common/git.js';
 import type { Instance } from '../instance.js';
 import { runConcurrently } from '../../scheduling/in-process.js';
 import { hiddenTestFiles } from '../task-tree.js';
@@ -32,6 +32,17 @@ export function checkoutTask(bundlePath: string, instanceId: string): string[] {
   ];
 }
 
+/**
+ * A task's commit, in the index file of its own: the base tree, the bug patch (stdin) in, the
+ * hidden test files ("$@") out. No parent: the clean code is not one `git diff HEAD~1` away.
+ */
+const TASK_COMMIT = `git read-tree "$BASE"
+git apply --cached --whitespace=nowarn -
+if [ $# -gt 0 ]; then git update-index --force-remove -- "$@"; fi
+commit=$(git commit-tree "$(git write-tree)" -m "$MESSAGE")
+git update-ref "$REF" "$commit"
+echo "$commit"`;
+
 /** One thread packs the same objects into the same bytes, so that an export is reproducible. */
 const PACK = ['-c', 'pack.threads=1'];
 
@@ -59,18 +70,14 @@ async function makeTaskCommits(input: FormatInput): Promise<{ dirs: Map<string, 
     tasks,
     availableParallelism(),
     async ({ instance, index }) => {
-      const repo = input.repos.get(instance.repo)!;
-      const dir = dirs.get(instance.repo)!;
-      const env = { GIT_INDEX_FILE: join(input.workDir, 'task-commits', `index-${index}`) };
-      await git(dir, ['read-tree', repo.commit], { env });
-      await git(dir, ['apply', '--cached', '--whitespace=nowarn', '-'], { env, input: instance.bug_patch });
-      const hidden = hiddenTestFiles(instance.test_patch);
-      if (hidden.length > 0) await git(dir, ['update-index', '--force-remove', '--', ...hidden], { env });
-      const tree = await git(dir, ['write-tree'], { env });
-      // No parent: the clean code is not one `git diff HEAD~1` away.
-      const commit = await git(dir, ['commit-tree', tree, '-m', `Task ${instance.instance_id}`]);
-      await git(dir, ['update-ref', taskRef(instance.instance_id), commit]);
-      return commit;
+      const env = {
+        GIT_INDEX_FILE: join(input.workDir, 'task-commits', `index-${index}`),
+        BASE: input.repos.get(instance.repo)!.commit,
+        MESSAGE: `Task ${instance.instance_id}`,
+        REF: taskRef(instance.instance_id),
+      };
+      const args = hiddenTestFiles(instance.test_patch);
+      return gitSteps(dirs.get(instance.repo)!, TASK_COMMIT, { env, input: instance.bug_patch, args });
     },
     ({ instance }, commit) => commits.set(instance.instance_id, commit),
   );
