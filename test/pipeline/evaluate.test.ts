@@ -158,6 +158,14 @@ describe('evaluating predictions on the bundled example', () => {
       rmSync(join(reused, visible[0]!));
     }
     expect(heads.size).toBe(dataset.instances.length);
+    // A workspace that does not hold the base the bug was made on: one message, and what to do.
+    const [first] = dataset.instances;
+    const other = join(tempDir('other'), 'workspace');
+    cpSync(installed, other, { recursive: true });
+    writeFileSync(join(other, first!.mutation.file), 'export {};\n');
+    await expect(prepareTaskTree(other, join(tempDir('tree'), 'tree'), first!, profile)).rejects.toThrow(
+      `the bug_patch of ${first!.instance_id} does not apply to ${other}`,
+    );
   });
 
   it("bundles one root commit per task: checked out, base_commit is exactly the tree the task folder's setup makes", async () => {
