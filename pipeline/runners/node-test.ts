@@ -26,7 +26,9 @@ function runArgs({ testFiles, only, args, skip = [], reportFile, timeoutMs, tool
     ...(major > 20 || (major === 20 && minor >= 11) ? [`--test-timeout=${Math.floor(timeoutMs * 0.8)}`] : []),
     ...(skip.length > 0 ? skipping(skip, major, minor) : []),
     ...args,
-    // Node 20's runner does not expand globs (Node 22's does): it is given the files.
+    // Node 20's runner does not expand globs (Node 22's does): it is given the files, after the
+    // options' end, which tells them from an option's value for the warm server.
+    '--',
     ...(only ?? testFiles),
   ];
 }
@@ -63,6 +65,9 @@ export const nodeTest: RunnerAdapter = {
   },
   isolatesFiles: true,
   skipsTests: true,
+  // Each file in a fresh worker thread of a process that stays up: a fresh isolate without a process start.
+  warmServer: 'node-test-warm.mjs',
+  warmTrial: true,
   command(request) {
     return { file: request.tools.node, args: ['--test', ...runArgs(request)] };
   },

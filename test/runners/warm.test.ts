@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jest } from '../../pipeline/runners/jest.js';
 import { mocha } from '../../pipeline/runners/mocha.js';
+import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { runTests, type TestRun } from '../../pipeline/runners/run-tests.js';
 import { vitest } from '../../pipeline/runners/vitest.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
@@ -127,5 +128,58 @@ describe('mocha kept warm, with a loader that must be the first module of its pr
     expect(cold.kind === 'results' && cold.results.some((result) => result.status === 'pass')).toBe(true);
     for (let run = 0; run < 2; run++) expect(statuses(await runTests(sandbox, mocha, { ...basic, warm: true }))).toEqual(statuses(cold));
     await sandbox.dispose();
+  });
+});
+
+describe('node:test kept warm between runs', () => {
+  it('runs each file in a fresh thread of one process, with the results of a fresh process, and leaves to one what a thread cannot do', async () => {
+    const sandbox = await LocalSandbox.copyOf(join(FIXTURES, 'node-test'), join(tempDir('warm-node-test'), 'repo'));
+    try {
+      const head = "import { test } from 'node:test';\n";
+      const written: Record<string, string> = {
+        'test/pid.test.js': `${head}import { appendFileSync } from 'node:fs';\nimport { threadId } from 'node:worker_threads';\ntest('notes its process', () => appendFileSync('pids.log', \`\${process.pid} \${threadId}\\n\`));\n`,
+        'test/pollute.test.js': `${head}test('starts without what an earlier run left', () => {\n  if ({}.polluted !== undefined) throw new Error('an earlier run polluted Object.prototype');\n  Object.prototype.polluted = 'yes';\n  globalThis.leftBehind = setInterval(() => {}, 1000);\n  globalThis.leftBehind.unref();\n});\n`,
+        // A thread cannot change its directory: this file must run in a process of its own.
+        'test/chdir.test.js': `${head}test('changes directory', () => {\n  process.chdir('test');\n  process.chdir('..');\n});\n`,
+        'test/loop.test.js': `${head}test('loops until the guard ends it', () => {\n  for (let i = 0; ; i++) if (i > 1000) process.kill(0, 'SIGVTALRM');\n});\n`,
+      };
+      for (const [file, text] of Object.entries(written)) await sandbox.writeFile(file, text);
+      const testFiles = ['test/basic.test.js', 'test/pollute.test.js', 'test/chdir.test.js', 'test/crash.test.js'];
+      const request = { testFiles, args: ['--import', 'tsx'], timeoutMs: 30_000 };
+      const cold = await runTests(sandbox, nodeTest, request);
+      expect(cold.kind === 'results' && cold.results.filter((result) => result.status === 'pass').length).toBeGreaterThan(3);
+      // The first warm run is on trial beside a cold one; from the second on, the server answers alone.
+      for (let run = 0; run < 2; run++)
+        expect(statuses(await runTests(sandbox, nodeTest, { ...request, warm: true }))).toEqual(statuses(cold));
+      for (const file of testFiles)
+        for (let run = 0; run < 2; run++)
+          expect(statuses(await runTests(sandbox, nodeTest, { ...request, only: [file], warm: true })), file).toEqual(
+            statuses(cold).filter(([id]) => id.startsWith(`${file}::`)),
+          );
+      const source = await sandbox.readFile('src/math.ts');
+      await sandbox.writeFile('src/math.ts', source.replace('a + b', 'a - b'));
+      const broken = await runTests(sandbox, nodeTest, { ...request, only: ['test/basic.test.js'], warm: true });
+      expect(broken.kind === 'results' && broken.results.find((result) => result.id === 'test/basic.test.js::math > adds')?.status).toBe(
+        'fail',
+      );
+      await sandbox.writeFile('src/math.ts', source);
+      // One process answers run after run, each in a thread of its own.
+      for (let run = 0; run < 2; run++)
+        expect((await runTests(sandbox, nodeTest, { ...request, only: ['test/pid.test.js'], warm: true })).kind).toBe('results');
+      const [first, second] = (await sandbox.readFile('pids.log'))
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '));
+      expect(second![0]).toBe(first![0]);
+      expect(second![1]).not.toBe(first![1]);
+      // A guarded loop's signal ends the server, and the run is a timeout at the loop limit.
+      expect(await runTests(sandbox, nodeTest, { ...request, only: ['test/loop.test.js'], warm: true })).toMatchObject({
+        kind: 'timeout',
+        loopLimit: true,
+      });
+      expect(statuses(await runTests(sandbox, nodeTest, { ...request, warm: true }))).toEqual(statuses(cold));
+    } finally {
+      await sandbox.dispose();
+    }
   });
 });

@@ -1,0 +1,95 @@
+// A node:test server. Started in the repository's root, it reads one request per line on stdin,
+// {"id": …, "args": […], "env": {…}} with the arguments of `node --test` (Node options, `--`, the
+// test files) and the run's own environment variables, runs each file as `node <options> <file>`
+// would, in a fresh worker thread of this process, and prints a marker line with the id when all
+// are over. A worker thread has its own V8 isolate, module registry, globals, argv and environment,
+// so a run sees nothing of the runs before it; what it saves is the process start, the larger part
+// of a small test file's run.
+//
+// A file whose run a thread may not give as a fresh process would is left to one: a worker that
+// ended without a complete report, or with an exit code its report does not explain (a crash while
+// loading, memory run out), or that called what a thread cannot do (process.chdir). Its request
+// then gets no report at all, and the caller runs it in a fresh process. Options a thread refuses
+// are refused with a marker, and the caller runs every request cold.
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+const PRELOAD = fileURLToPath(new URL('./node-test-thread.cjs', import.meta.url));
+const DESTINATION = '--test-reporter-destination=';
+/** As `node --test` runs files: all but one of the cores at once. */
+const CONCURRENCY = Math.max(1, availableParallelism() - 1);
+
+const baseEnv = { ...process.env };
+const done = (id) => process.stdout.write(`\n@@swesynth-done ${id}@@\n`);
+
+/** The run of one file in a worker: whether it may stand for a fresh process's, and its report's lines. */
+async function runFile(file, options, destination, env) {
+  const worker = new Worker(resolve(file), {
+    execArgv: ['--require', PRELOAD, ...options, `${DESTINATION}${destination}`],
+    argv: [],
+    env,
+    stdout: true,
+    stderr: true,
+  });
+  let unfaithful = null;
+  worker.on('message', (message) => (unfaithful ??= message?.swesynthUnfaithful ?? null));
+  worker.on('error', () => {});
+  const streamed = [worker.stdout, worker.stderr].map(
+    (stream, index) =>
+      new Promise((settle) => stream.on('data', (chunk) => (index === 0 ? process.stdout : process.stderr).write(chunk)).on('end', settle)),
+  );
+  const exitCode = await new Promise((settle) => worker.on('exit', settle));
+  await Promise.all(streamed);
+  const lines = (await readFile(destination, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+  await rm(destination, { force: true });
+  const complete = lines.some((line) => line.end === true);
+  const tests = lines.filter((line) => line.end !== true);
+  const explained = exitCode === 0 || tests.some((test) => test.status !== 'pass' && test.status !== 'skip');
+  if (unfaithful) process.stderr.write(`swesynth: ${file} calls ${unfaithful}, which a worker thread cannot; it runs in a process\n`);
+  return { faithful: complete && explained && !unfaithful, tests };
+}
+
+/** Runs the request's files, CONCURRENCY at a time, and writes their report only if every one may stand. */
+async function serve({ args, env = {} }) {
+  const separator = args.indexOf('--');
+  const files = args.slice(separator + 1);
+  const options = args.slice(0, separator).filter((arg) => arg !== '--test' && !arg.startsWith(DESTINATION));
+  const destination = args.find((arg) => arg.startsWith(DESTINATION)).slice(DESTINATION.length);
+  const runEnv = { ...baseEnv, ...env };
+  const runs = new Array(files.length);
+  let next = 0;
+  const lane = async () => {
+    for (let index = next++; index < files.length; index = next++)
+      runs[index] = await runFile(files[index], options, `${destination}.${index}`, runEnv);
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, lane));
+  if (!runs.every((run) => run.faithful)) return;
+  const lines = [...runs.flatMap((run) => run.tests), { end: true }];
+  await writeFile(destination, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+}
+
+let previous = Promise.resolve();
+createInterface({ input: process.stdin }).on('line', (line) => {
+  previous = previous.then(async () => {
+    const request = JSON.parse(line);
+    const sameOptions = (request.env?.NODE_OPTIONS ?? baseEnv.NODE_OPTIONS) === baseEnv.NODE_OPTIONS;
+    try {
+      // Worker threads take node:test's options from Node 20 on.
+      if (Number(process.versions.node.split('.')[0]) < 20)
+        throw new Error(`Node.js ${process.version} runs node:test files in processes only`);
+      if (!request.args.includes('--') || !sameOptions) throw new Error('a request this server cannot split into Node options and files');
+      await serve(request);
+    } catch (error) {
+      // A Node option a thread does not take (ERR_WORKER_INVALID_EXEC_ARGV) is in every request alike.
+      process.stdout.write(`\n@@swesynth-cold: ${error.message}@@\n`);
+    }
+    done(request.id);
+  });
+});
