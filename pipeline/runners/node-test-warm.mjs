@@ -6,11 +6,14 @@
 // so a run sees nothing of the runs before it; what it saves is the process start, the larger part
 // of a small test file's run.
 //
-// A file whose run a thread may not give as a fresh process would is left to one: a worker that
-// ended without a complete report, or with an exit code its report does not explain (a crash while
-// loading, memory run out), or that called what a thread cannot do (process.chdir). Its request
-// then gets no report at all, and the caller runs it in a fresh process. Options a thread refuses
-// are refused with a marker, and the caller runs every request cold.
+// A file whose run a thread may not give as a fresh process would runs again as a cold run runs it,
+// under `node --test` in a child process: a worker that ended without a complete report, or with an
+// exit code its report does not explain (a crash while loading, memory run out, an error thrown
+// after the tests), or that called what a thread cannot do (process.chdir). Only that file: the
+// request's other files keep their threads' runs. A request the server cannot answer so gets no
+// report, and the caller runs it in a fresh process; options a thread refuses are refused with a
+// marker, and the caller runs every request cold.
+import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -37,8 +40,22 @@ function parsedLine(line) {
   }
 }
 
-/** The run of one file in a worker: whether it may stand for a fresh process's, and its report's lines. */
-async function runFile(file, options, destination, env) {
+/** A report's test lines, and whether it is complete (a line cut short by a run that ended mid-write is not). */
+async function takeReport(destination) {
+  const lines = (await readFile(destination, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map(parsedLine);
+  await rm(destination, { force: true });
+  const complete = lines.some((line) => line?.end === true) && !lines.includes(null);
+  return { complete, tests: lines.filter((line) => line !== null && line.end !== true) };
+}
+
+/** Passes a stream of a run's output on to this process's own, and settles when it ends. */
+const forward = (stream, to) => new Promise((settle) => stream.on('data', (chunk) => to.write(chunk)).on('end', settle));
+
+/** The run of one file in a worker thread: whether it may stand for a fresh process's, and its tests. */
+async function inThread(file, options, destination, env) {
   const worker = new Worker(resolve(file), {
     execArgv: ['--require', PRELOAD, ...options, `${DESTINATION}${destination}`],
     argv: [],
@@ -49,26 +66,32 @@ async function runFile(file, options, destination, env) {
   let unfaithful = null;
   worker.on('message', (message) => (unfaithful ??= message?.swesynthUnfaithful ?? null));
   worker.on('error', () => {});
-  const streamed = [worker.stdout, worker.stderr].map(
-    (stream, index) =>
-      new Promise((settle) => stream.on('data', (chunk) => (index === 0 ? process.stdout : process.stderr).write(chunk)).on('end', settle)),
-  );
+  const streamed = [forward(worker.stdout, process.stdout), forward(worker.stderr, process.stderr)];
   const exitCode = await new Promise((settle) => worker.on('exit', settle));
   await Promise.all(streamed);
-  const lines = (await readFile(destination, 'utf8').catch(() => ''))
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map(parsedLine);
-  await rm(destination, { force: true });
-  // A line cut short by a worker that ended mid-write leaves the report incomplete.
-  const complete = lines.some((line) => line.end === true) && !lines.includes(null);
-  const tests = lines.filter((line) => line !== null && line.end !== true);
+  const { complete, tests } = await takeReport(destination);
   const explained = exitCode === 0 || tests.some((test) => test.status !== 'pass' && test.status !== 'skip');
   if (unfaithful) process.stderr.write(`swesynth: ${file} calls ${unfaithful}, which a worker thread cannot; it runs in a process\n`);
   return { faithful: complete && explained && !unfaithful, tests };
 }
 
-/** Runs the request's files, CONCURRENCY at a time, and writes their report only if every one may stand. */
+/** The run of one file as a cold run gives it: under `node --test`, in processes of its own. */
+async function inProcess(file, options, destination, env) {
+  const child = spawn(process.execPath, ['--test', ...options, `${DESTINATION}${destination}`, '--', file], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const streamed = [forward(child.stdout, process.stdout), forward(child.stderr, process.stderr)];
+  await new Promise((settle) => child.on('close', settle));
+  await Promise.all(streamed);
+  const { complete, tests } = await takeReport(destination);
+  return { faithful: complete, tests };
+}
+
+/**
+ * Runs the request's files, CONCURRENCY at a time, each in a thread, and in a process where the thread's
+ * run cannot stand; writes their report only if every file's run can.
+ */
 async function serve({ args, env = {} }) {
   const separator = args.indexOf('--');
   const files = args.slice(separator + 1);
@@ -78,8 +101,10 @@ async function serve({ args, env = {} }) {
   const runs = new Array(files.length);
   let next = 0;
   const lane = async () => {
-    for (let index = next++; index < files.length; index = next++)
-      runs[index] = await runFile(files[index], options, `${destination}.${index}`, runEnv);
+    for (let index = next++; index < files.length; index = next++) {
+      const run = await inThread(files[index], options, `${destination}.${index}`, runEnv);
+      runs[index] = run.faithful ? run : await inProcess(files[index], options, `${destination}.${index}`, runEnv);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, lane));
   if (!runs.every((run) => run.faithful)) return;
