@@ -67,7 +67,7 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
       installed?.folder ?? cwd,
     );
     const env = { ...command.env, ...request.env };
-    const warms = adapter.warmsVersion?.(installed?.version ?? null) ?? true;
+    const warms = adapter.warmsVersion?.(installed?.version ?? null, sandbox.tools.nodeVersion) ?? true;
     /** A warm run on trial: the same run in a fresh process follows, and its verdict stands. */
     let onTrial: TestRun | null = null;
     if (request.warm && adapter.warmServer && sandbox.serve && warms && !coldOnly.get(sandbox)?.has(adapter.name)) {

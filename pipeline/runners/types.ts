@@ -163,8 +163,11 @@ export interface RunnerAdapter {
    * must be the process's first module), that sandbox then runs every file cold.
    */
   warmTrial?: boolean;
-  /** Whether the warm server speaks to the installed version of the runner; unset, to every version. */
-  warmsVersion?(version: string | null): boolean;
+  /**
+   * Whether the warm server speaks to the installed version of the runner (`version`) and pays on the
+   * toolchain's Node.js (`nodeVersion`, e.g. `v20.20.2`); unset, on every version.
+   */
+  warmsVersion?(version: string | null, nodeVersion: string | null): boolean;
   /**
    * The warm server runs the tests in its own process and, under NODE_V8_COVERAGE, writes the
    * coverage of each run before it answers (V8 then counts afresh): coverage can be learned warm.
