@@ -34,8 +34,11 @@ export async function linkPackage(sandbox: Sandbox, packageName: string): Promis
 interface ReproSetup {
   linked: boolean;
   buildTried: boolean;
-  /** The package's build ran for repros here, with this exit code on the clean code (some builds end non-zero after writing everything). */
-  packageBuild: { exitCode: number | null } | null;
+  /**
+   * The package's build ran for repros here, with this exit code on the clean code (some builds end
+   * non-zero after writing everything), and whether what it wrote was kept to be put back.
+   */
+  packageBuild: { exitCode: number | null; kept: boolean } | null;
 }
 const setups = new WeakMap<Sandbox, ReproSetup>();
 
@@ -58,6 +61,34 @@ export async function packageBuildScript(sandbox: Sandbox): Promise<string | nul
 export async function buildPackage(sandbox: Sandbox): Promise<ExecResult | null> {
   if ((await packageBuildScript(sandbox)) === null) return null;
   return sandbox.exec('npm run build', { timeoutMs: PACKAGE_BUILD_TIMEOUT_MS });
+}
+
+/** What the build of the clean code wrote, as an archive, and the mark of the time before it ran. */
+const CLEAN_BUILD = `${REPRO_DIR}/clean-build.tar`;
+const BEFORE_BUILD = `${REPRO_DIR}/before-build`;
+
+/**
+ * Builds the clean code, keeping every file the build wrote (changed since the mark, by ctime, which
+ * a copy that keeps times still sets) so that after a change the clean build comes back by
+ * unpacking it instead of building again: half the builds of a repro check.
+ */
+async function buildKeepingOutput(sandbox: Sandbox): Promise<{ exitCode: number | null; kept: boolean } | null> {
+  await sandbox.exec(`mkdir -p ${REPRO_DIR} && touch ${BEFORE_BUILD}`, { timeoutMs: REPRO_TIMEOUT_MS });
+  const build = await buildPackage(sandbox);
+  if (!build || build.timedOut) return null;
+  const written = `${REPRO_DIR}/written`;
+  const kept = await sandbox.exec(
+    `find . \\( -name node_modules -o -name .git -o -path ./${REPRO_DIR} \\) -prune -o -type f -cnewer ${BEFORE_BUILD} -print > ${written}` +
+      ` && test -s ${written} && tar -cf ${CLEAN_BUILD} -T ${written}`,
+    { timeoutMs: REPRO_TIMEOUT_MS },
+  );
+  return { exitCode: build.exitCode, kept: kept.exitCode === 0 };
+}
+
+/** Puts the clean build back after a change: its kept files, else a build; says whether that failed. */
+async function restoreCleanBuild(sandbox: Sandbox, clean: { exitCode: number | null; kept: boolean }): Promise<boolean> {
+  if (clean.kept && (await sandbox.exec(`tar -xf ${CLEAN_BUILD}`, { timeoutMs: REPRO_TIMEOUT_MS })).exitCode === 0) return false;
+  return failedAgain(await buildPackage(sandbox), clean);
 }
 
 /** Whether a build of the changed code failed where the build of the clean code did not. */
@@ -97,12 +128,14 @@ interface ReproResult {
 /**
  * How a repro runs in a sandbox. `fixed` runs it first, on the clean code, readying what it needs;
  * `afterChange` redoes what a change of the code needs beyond the tests' own build (the package's
- * build) and says whether that failed; `dispose` takes away what the repro left.
+ * build) and says whether that failed, as `afterRestore` does once the code is clean again;
+ * `dispose` takes away what the repro left.
  */
 interface ReproWay {
   fixed(): Promise<ReproResult | { cut: string }>;
   run(): Promise<ReproResult>;
   afterChange(): Promise<boolean>;
+  afterRestore(): Promise<boolean>;
   dispose(): Promise<void>;
 }
 
@@ -130,12 +163,12 @@ function asScript(sandbox: Sandbox, script: Script, packageName: string): ReproW
       const first = await exec();
       if (first.exitCode === 0 || setup.buildTried || !MISSING_MODULE.test(first.outputTail)) return resultOf(first);
       setup.buildTried = true;
-      const build = await buildPackage(sandbox);
-      if (build && !build.timedOut) setup.packageBuild = { exitCode: build.exitCode };
+      setup.packageBuild = await buildKeepingOutput(sandbox);
       return run();
     },
     run,
     afterChange: async () => setup.packageBuild !== null && failedAgain(await buildPackage(sandbox), setup.packageBuild),
+    afterRestore: async () => setup.packageBuild !== null && restoreCleanBuild(sandbox, setup.packageBuild),
     dispose: async () => undefined,
   };
 }
@@ -171,6 +204,7 @@ function asTestFile(sandbox: Sandbox, script: Script & { testFile: string }, jud
     },
     run,
     afterChange: async () => false,
+    afterRestore: async () => false,
     async dispose() {
       await sandbox.exec(`rm -f '${file}'`, { timeoutMs: REPRO_TIMEOUT_MS });
     },
@@ -215,7 +249,7 @@ export async function checkRepro(
   } finally {
     if (buggy) {
       for (const [path, text] of originals) await sandbox.writeFile(path, text);
-      clean = !(await judge.rebuild(sandbox, originals).catch((error: unknown) => String(error))) && !(await way.afterChange());
+      clean = !(await judge.rebuild(sandbox, originals).catch((error: unknown) => String(error))) && !(await way.afterRestore());
     }
     await way.dispose();
     if (clean || !judge.sandboxes.reuses) await judge.sandboxes.release(sandbox);

@@ -83,18 +83,23 @@ function reproOf(root: string, entry: string) {
 }
 const scriptOf = (root: string, entry: string): Script => reproOf(root, entry).script;
 
-/** Runs the repro of `site` in sandboxes copied from `root`, as the issues stage does. */
+/** Runs the repro of `site` in a sandbox of `sandboxes` (copies of `root`), as the issues stage does. */
+function checkIn(sandboxes: LocalPool, root: string, site: Site, script: Script) {
+  const judge = {
+    sandboxes,
+    originals: async (files: string[]) => new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')] as const)),
+    rebuild: async () => undefined,
+    suites: [{ path: '', name: 'clamp-lib', adapter: runnerNamed('vitest'), args: [], tests: ['test/**/*.test.js'] }],
+    request: { testFiles: ['test/clamp.test.js'], skip: [], warm: false },
+  };
+  return checkRepro({ sites: [site] }, script, WRONG_VALUE, 'clamp-lib', judge);
+}
+
+/** Runs the repro of `site` in sandboxes of their own. */
 async function check(root: string, site: Site, script: Script) {
   const sandboxes = new LocalPool(root, tempDir('sandboxes'), {}, null, 2 ** 31);
   try {
-    const judge = {
-      sandboxes,
-      originals: async (files: string[]) => new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')] as const)),
-      rebuild: async () => undefined,
-      suites: [{ path: '', name: 'clamp-lib', adapter: runnerNamed('vitest'), args: [], tests: ['test/**/*.test.js'] }],
-      request: { testFiles: ['test/clamp.test.js'], skip: [], warm: false },
-    };
-    return await checkRepro({ sites: [site] }, script, WRONG_VALUE, 'clamp-lib', judge);
+    return await checkIn(sandboxes, root, site, script);
   } finally {
     await sandboxes.dispose();
   }
@@ -137,6 +142,27 @@ describe('running a repro on the buggy and the fixed code', () => {
       status: 'cut',
       reason: expect.stringMatching(/^it fails on the fixed code too: .*Cannot find module/),
     });
+  });
+
+  it('puts the clean build back after the bug from what the clean build wrote, without building it again', async () => {
+    const log = join(tempDir('builds'), 'builds.log');
+    // A build that keeps the files' times, as `cp -p` does, and counts its runs.
+    const build = `import { appendFileSync, cpSync } from 'node:fs';\ncpSync('src', 'dist', { recursive: true, preserveTimestamps: true });\nappendFileSync(${JSON.stringify(log)}, 'built\\n');\n`;
+    const root = repository({ exports: './dist/clamp.js', scripts: { build: 'node build.mjs' } }, { 'build.mjs': build });
+    const script = scriptOf(root, 'dist/clamp.js');
+    const sandboxes = new LocalPool(root, tempDir('sandboxes'), {}, null, 2 ** 31);
+    try {
+      // The second check runs in the sandbox the first gave back: its fixed run needs the clean build back.
+      expect(await checkIn(sandboxes, root, BUG, script)).toEqual({ status: 'executed' });
+      expect(await checkIn(sandboxes, root, BUG, script)).toEqual({ status: 'executed' });
+      const sandbox = await sandboxes.acquire();
+      expect(readFileSync(join(sandbox.root, 'dist', 'clamp.js'), 'utf8')).toBe(SOURCE);
+      await sandboxes.release(sandbox);
+    } finally {
+      await sandboxes.dispose();
+    }
+    // Once for the clean code, once for each bug: none after the bug is taken out.
+    expect(readFileSync(log, 'utf8')).toBe('built\n'.repeat(3));
   });
 });
 
