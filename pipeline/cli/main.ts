@@ -338,7 +338,7 @@ Examples:
     });
 
   const grade = program.command('eval');
-  addOptions(grade, ['concurrency'], { concurrency: 'predictions graded at once' })
+  addOptions(grade, ['concurrency', 'progress'], { concurrency: 'predictions graded at once' })
     .description(
       'grade SWE-bench predictions on a dataset: apply each patch to its task, restore the hidden tests, run FAIL_TO_PASS and PASS_TO_PASS',
     )
@@ -353,16 +353,12 @@ Examples:
       '\nExamples:\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --predictions preds.jsonl\n  $ swesynth eval --dataset out/acme__widgets/1.0.0 --instance acme__widgets.equality-flip__0a1b2c3d4e5f --patch-file fix.patch\n',
     )
     .action(
-      async (flags: {
-        dataset: string;
-        predictions?: string;
-        instance?: string;
-        patchFile?: string;
-        concurrency?: number;
-        workDir: string;
-        json?: boolean;
-      }) => {
-        const report = await evaluateDataset(flags, log);
+      async (
+        flags: { dataset: string; predictions?: string; instance?: string; patchFile?: string; workDir: string; json?: boolean },
+        command: Command,
+      ) => {
+        const { values } = resolveOptions(command, {});
+        const report = await evaluateDataset({ ...flags, concurrency: values.concurrency, progress: values.progress && !flags.json }, log);
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         else {
           const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -383,7 +379,7 @@ Examples:
     );
 
   const search = program.command('solve');
-  addOptions(search, ['concurrency', 'budget'], { concurrency: 'tasks searched at once' })
+  addOptions(search, ['concurrency', 'budget', 'progress'], { concurrency: 'tasks searched at once' })
     .description(
       "the search-based repair baseline: for each task, as an agent gets it, rank the functions its statement's repro (or a visible failing test) executes by fault localization and try swesynth's own operator edits there until the repro passes with the visible tests still passing; writes SWE-bench predictions",
     )
@@ -398,7 +394,10 @@ Examples:
     )
     .action(async (flags: { dataset: string; out?: string; grade?: boolean; workDir: string; json?: boolean }, command: Command) => {
       const { values } = resolveOptions(command, {});
-      const { report, grading, out } = await solveDataset({ ...flags, budget: values.budget, concurrency: values.concurrency }, log);
+      const { report, grading, out } = await solveDataset(
+        { ...flags, budget: values.budget, concurrency: values.concurrency, progress: values.progress && !flags.json },
+        log,
+      );
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ ...report, grading, out }, null, 2)}\n`);
         return;

@@ -134,7 +134,15 @@ function preparedWorkspaces(repos: readonly DatasetRepo[], workDir: string, log:
  * the commit, installed) under `workDir` and reused by later evaluations of the same commit.
  */
 export async function evaluateDataset(
-  flags: { dataset: string; predictions?: string; instance?: string; patchFile?: string; concurrency?: number; workDir: string },
+  flags: {
+    dataset: string;
+    predictions?: string;
+    instance?: string;
+    patchFile?: string;
+    concurrency?: number;
+    workDir: string;
+    progress: boolean;
+  },
   log: Logger,
 ) {
   const { instances, repos, profileOf } = loadDataset(flags.dataset);
@@ -158,7 +166,7 @@ async function gradePredictions(
   dataset: Pick<ReturnType<typeof loadDataset>, 'repos' | 'profileOf'>,
   instances: Instance[],
   predictions: Prediction[],
-  flags: { concurrency?: number; workDir: string },
+  flags: { concurrency?: number; workDir: string; progress: boolean },
   log: Logger,
 ): Promise<EvaluationReport> {
   const { repos, profileOf } = dataset;
@@ -166,7 +174,7 @@ async function gradePredictions(
   // Task trees beside the prepared workspaces, where the next evaluation removes those of a killed one.
   await removeOrphans(flags.workDir, GRADING);
   const workDir = ownedFolder(flags.workDir, GRADING, 'tasks');
-  const progress = new Progress('eval', instances.length, true);
+  const progress = new Progress('eval', instances.length, flags.progress);
   try {
     const setAsideOf = (name: string) => repos.find((each) => each.name === name)!.setAside;
     return await evaluate(instances, predictions, {
@@ -187,7 +195,7 @@ async function gradePredictions(
  * report to `out`; with `grade`, grades the predictions as `eval` does and reports the difference.
  */
 export async function solveDataset(
-  flags: { dataset: string; budget: number; out?: string; concurrency?: number; workDir: string; grade?: boolean },
+  flags: { dataset: string; budget: number; out?: string; concurrency?: number; workDir: string; grade?: boolean; progress: boolean },
   log: Logger,
 ): Promise<{ report: SolveReport; grading: GradingSummary | null; out: string }> {
   const dataset = loadDataset(flags.dataset);
@@ -200,7 +208,7 @@ export async function solveDataset(
   const done = searchedBefore(kept, flags.budget, new Set(dataset.instances.map((instance) => instance.instance_id)));
   if (done.size > 0) log.info(`solve: ${done.size} tasks searched before this run was stopped are not searched again`);
   await mkdir(dirname(kept), { recursive: true });
-  const progress = new Progress('solve', dataset.instances.length - done.size, true);
+  const progress = new Progress('solve', dataset.instances.length - done.size, flags.progress);
   let report: SolveReport;
   try {
     report = await solve(dataset, {
