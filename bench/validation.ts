@@ -12,11 +12,11 @@
  * Minutes are the span of each way's validation, from the start of its first candidate to its last
  * verdict, read from the verdicts' times ((d): (c)'s span plus that of its second validation).
  * `--ways` names the ways to validate (default all); the others, and all of them with `--report`,
- * are read again from the work folder.
+ * are read again from the work folder, and left out where they never ran (a and b are needed).
  *
  *   npm run build && node dist/bench/validation.js <profile.json>... [--candidates 30] [--work <dir>] [--ways a,b,c,d] [--json] [--report]
  */
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
@@ -154,27 +154,37 @@ for (const profile of profiles) {
       process.stderr.write(`bench: ${name}: validating, ${way}\n`);
       await swesynth(['validate', profile, '--run-dir', runDir, ...flags]);
     }
+    // A way neither validated now nor before is left out of the report ((d) needs (c)).
+    if (!existsSync(join(runDir, 'run.db')) || (from && !ways[from])) continue;
     ways[way] = wayOf(runDir, from ? ways[from] : undefined);
   }
-  const diffs = differences(ways.wholeSuite!.verdicts, ways.default!.verdicts);
-  const twoStepDiffs = differences(ways.default!.verdicts, ways.screenThenComplete!.verdicts);
-  const screenDiffs = screenDifferences(ways.default!.verdicts, ways.screen!.verdicts);
+  const { wholeSuite, default: byDefault, screen, screenThenComplete } = ways;
+  if (!wholeSuite || !byDefault) throw new Error(`${name}: ways a and b are needed; validate them with --ways a,b`);
+  const diffs = differences(wholeSuite.verdicts, byDefault.verdicts);
+  const screenDiffs = screen && screenDifferences(byDefault.verdicts, screen.verdicts);
+  const twoStepDiffs = screenThenComplete && differences(byDefault.verdicts, screenThenComplete.verdicts);
   rows.push({
     repository: name,
-    candidates: ways.default!.verdicts.length,
-    wholeSuite: ways.wholeSuite!.way,
-    default: ways.default!.way,
-    speedup: round(ways.wholeSuite!.way.minutes / ways.default!.way.minutes, 1),
+    candidates: byDefault.verdicts.length,
+    wholeSuite: wholeSuite.way,
+    default: byDefault.way,
+    speedup: round(wholeSuite.way.minutes / byDefault.way.minutes, 1),
     identicalTasks: diffs.length === 0,
     differences: diffs,
-    screen: ways.screen!.way,
-    screenSpeedup: round(ways.default!.way.minutes / ways.screen!.way.minutes, 1),
-    sameKills: screenDiffs.length === 0,
-    screenDifferences: screenDiffs,
-    screenThenComplete: ways.screenThenComplete!.way,
-    twoStepSpeedup: round(ways.default!.way.minutes / ways.screenThenComplete!.way.minutes, 2),
-    twoStepSameTasks: twoStepDiffs.length === 0,
-    twoStepDifferences: twoStepDiffs,
+    ...(screen &&
+      screenDiffs && {
+        screen: screen.way,
+        screenSpeedup: round(byDefault.way.minutes / screen.way.minutes, 1),
+        sameKills: screenDiffs.length === 0,
+        screenDifferences: screenDiffs,
+      }),
+    ...(screenThenComplete &&
+      twoStepDiffs && {
+        screenThenComplete: screenThenComplete.way,
+        twoStepSpeedup: round(byDefault.way.minutes / screenThenComplete.way.minutes, 2),
+        twoStepSameTasks: twoStepDiffs.length === 0,
+        twoStepDifferences: twoStepDiffs,
+      }),
   });
 }
 
@@ -184,10 +194,15 @@ if (values.json) {
   const lines = [
     '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | uncovered, no run | (b)/(a) | same tasks | (c) kill screen: cand/min | (c)/(b) | same kills | (d) screen, then complete: tasks/min | (d)/(b) | same tasks |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map(
-      (row) =>
-        `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences.join('; ')}`} | ${row.screenThenComplete.tasksPerMinute} | ${row.twoStepSpeedup}× | ${row.twoStepSameTasks ? 'yes' : `no: ${row.twoStepDifferences.join('; ')}`} |`,
-    ),
+    ...rows.map((row) => {
+      const screen = row.screen
+        ? `${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences!.join('; ')}`}`
+        : '— | — | —';
+      const twoStep = row.screenThenComplete
+        ? `${row.screenThenComplete.tasksPerMinute} | ${row.twoStepSpeedup}× | ${row.twoStepSameTasks ? 'yes' : `no: ${row.twoStepDifferences!.join('; ')}`}`
+        : '— | — | —';
+      return `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${screen} | ${twoStep} |`;
+    }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
