@@ -59,6 +59,8 @@ interface Way {
   kept: number;
   /** Share of the candidates' validation time spent outside the tests (process start, copies, builds). */
   overheadShare: number;
+  /** The median of the tests' own time (as their runner reports it) in a candidate's runs, over the candidates that ran tests. */
+  coveringTestsMs: number;
   testRunsSkipped: number;
 }
 
@@ -88,7 +90,8 @@ function wayOf(runDir: string, after?: { way: Way; verdicts: Verdict[] }): { way
         tasksPerMinute: round(kept / minutes, 1),
         kept,
         overheadShare: round(total === 0 ? 0 : 1 - tests / total, 3),
-        testRunsSkipped: verdicts.filter((verdict) => verdict.detail === 'no test executes the changed code').length,
+        coveringTestsMs: median(own.filter((verdict) => verdict.detail !== NO_RUN).map((verdict) => verdict.testsMs ?? 0)),
+        testRunsSkipped: verdicts.filter((verdict) => verdict.detail === NO_RUN).length,
       },
     };
   } finally {
@@ -97,6 +100,16 @@ function wayOf(runDir: string, after?: { way: Way; verdicts: Verdict[] }): { way
 }
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
+
+/** What a candidate whose functions no test executes says: it ran no test. */
+const NO_RUN = 'no test executes the changed code';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return 0;
+  return round(sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2, 0);
+}
 
 /** What a complete verdict answers to "killed?": the kill screen's status for it. */
 const screened = (status: Verdict['status']) => (KILLED.has(status) ? 'killed' : status);
@@ -192,8 +205,8 @@ if (values.json) {
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {
   const lines = [
-    '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | uncovered, no run | (b)/(a) | same tasks | (c) kill screen: cand/min | (c)/(b) | same kills | (d) screen, then complete: tasks/min | (d)/(b) | same tasks |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | covering tests, median | uncovered, no run | (b)/(a) | same tasks | (c) kill screen: cand/min | (c)/(b) | same kills | (d) screen, then complete: tasks/min | (d)/(b) | same tasks |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => {
       const screen = row.screen
         ? `${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences!.join('; ')}`}`
@@ -201,7 +214,7 @@ if (values.json) {
       const twoStep = row.screenThenComplete
         ? `${row.screenThenComplete.tasksPerMinute} | ${row.twoStepSpeedup}× | ${row.twoStepSameTasks ? 'yes' : `no: ${row.twoStepDifferences!.join('; ')}`}`
         : '— | — | —';
-      return `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${screen} | ${twoStep} |`;
+      return `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.coveringTestsMs} ms | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${screen} | ${twoStep} |`;
     }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
