@@ -122,6 +122,26 @@ function screenDifferences(complete: Verdict[], screen: Verdict[]): string[] {
     .map((verdict) => `${verdict.candidateId}: ${verdict.status} / ${other.get(verdict.candidateId) ?? 'missing'}`);
 }
 
+/** A way against its reference: its figures, how many times faster it was, and where the two disagree. */
+interface Compared {
+  way: Way;
+  speedup: number;
+  differences: string[];
+}
+
+function compared(
+  reference: { way: Way; verdicts: Verdict[] },
+  other: { way: Way; verdicts: Verdict[] },
+  disagreements: (reference: Verdict[], other: Verdict[]) => string[],
+  digits: number,
+): Compared {
+  return {
+    way: other.way,
+    speedup: round(reference.way.minutes / other.way.minutes, digits),
+    differences: disagreements(reference.verdicts, other.verdicts),
+  };
+}
+
 /** Differences between the two ways' verdicts: status, FAIL_TO_PASS or PASS_TO_PASS of any candidate. */
 function differences(a: Verdict[], b: Verdict[]): string[] {
   const other = new Map(b.map((verdict) => [verdict.candidateId, verdict]));
@@ -173,49 +193,35 @@ for (const profile of profiles) {
   }
   const { wholeSuite, default: byDefault, screen, screenThenComplete } = ways;
   if (!wholeSuite || !byDefault) throw new Error(`${name}: ways a and b are needed; validate them with --ways a,b`);
-  const diffs = differences(wholeSuite.verdicts, byDefault.verdicts);
-  const screenDiffs = screen && screenDifferences(byDefault.verdicts, screen.verdicts);
-  const twoStepDiffs = screenThenComplete && differences(byDefault.verdicts, screenThenComplete.verdicts);
   rows.push({
     repository: name,
     candidates: byDefault.verdicts.length,
     wholeSuite: wholeSuite.way,
-    default: byDefault.way,
-    speedup: round(wholeSuite.way.minutes / byDefault.way.minutes, 1),
-    identicalTasks: diffs.length === 0,
-    differences: diffs,
-    ...(screen &&
-      screenDiffs && {
-        screen: screen.way,
-        screenSpeedup: round(byDefault.way.minutes / screen.way.minutes, 1),
-        sameKills: screenDiffs.length === 0,
-        screenDifferences: screenDiffs,
-      }),
-    ...(screenThenComplete &&
-      twoStepDiffs && {
-        screenThenComplete: screenThenComplete.way,
-        twoStepSpeedup: round(byDefault.way.minutes / screenThenComplete.way.minutes, 2),
-        twoStepSameTasks: twoStepDiffs.length === 0,
-        twoStepDifferences: twoStepDiffs,
-      }),
+    default: compared(wholeSuite, byDefault, differences, 1),
+    screen: screen && compared(byDefault, screen, screenDifferences, 1),
+    screenThenComplete: screenThenComplete && compared(byDefault, screenThenComplete, differences, 2),
   });
 }
 
 if (values.json) {
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {
+  /** A compared way's columns: its figure, how many times faster than its reference, whether they agree. */
+  const columns = (way: Compared | undefined, figure: (way: Way) => string) =>
+    way
+      ? `${figure(way.way)} | ${way.speedup}× | ${way.differences.length === 0 ? 'yes' : `no: ${way.differences.join('; ')}`}`
+      : '— | — | —';
   const lines = [
     '| repository | candidates | (a) whole suite: cand/min | tasks/min | overhead | (b) default: cand/min | tasks/min | overhead | covering tests, median | uncovered, no run | (b)/(a) | same tasks | (c) kill screen: cand/min | (c)/(b) | same kills | (d) screen, then complete: tasks/min | (d)/(b) | same tasks |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((row) => {
-      const screen = row.screen
-        ? `${row.screen.candidatesPerMinute} | ${row.screenSpeedup}× | ${row.sameKills ? 'yes' : `no: ${row.screenDifferences!.join('; ')}`}`
-        : '— | — | —';
-      const twoStep = row.screenThenComplete
-        ? `${row.screenThenComplete.tasksPerMinute} | ${row.twoStepSpeedup}× | ${row.twoStepSameTasks ? 'yes' : `no: ${row.twoStepDifferences!.join('; ')}`}`
-        : '— | — | —';
-      return `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${row.default.candidatesPerMinute} | ${row.default.tasksPerMinute} | ${pct(row.default.overheadShare)} | ${row.default.coveringTestsMs} ms | ${row.default.testRunsSkipped} | ${row.speedup}× | ${row.identicalTasks ? 'yes' : `no: ${row.differences.join('; ')}`} | ${screen} | ${twoStep} |`;
-    }),
+    ...rows.map(
+      (row) =>
+        `| ${row.repository} | ${row.candidates} | ${row.wholeSuite.candidatesPerMinute} | ${row.wholeSuite.tasksPerMinute} | ${pct(row.wholeSuite.overheadShare)} | ${columns(
+          row.default,
+          (way) =>
+            `${way.candidatesPerMinute} | ${way.tasksPerMinute} | ${pct(way.overheadShare)} | ${way.coveringTestsMs} ms | ${way.testRunsSkipped}`,
+        )} | ${columns(row.screen, (way) => `${way.candidatesPerMinute}`)} | ${columns(row.screenThenComplete, (way) => `${way.tasksPerMinute}`)} |`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
