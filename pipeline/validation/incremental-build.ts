@@ -37,6 +37,9 @@ const TSC_STEP = /^(npx\s+)?tsc(\s+(-p|--project)\s+(\S+))?\s*$/;
  * tsc run type-checks the whole program for seconds; this takes milliseconds.
  */
 export class TranspileBuild implements SingleFileBuild {
+  /** Each checked file's clean text and its output: putting the clean file back after a mutant writes it again. */
+  private readonly clean = new Map<string, { text: string; emitted: Map<string, string> }>();
+
   private constructor(
     private readonly workspace: string,
     private readonly config: ts.ParsedCommandLine,
@@ -98,11 +101,14 @@ export class TranspileBuild implements SingleFileBuild {
     const emitted = this.emit(file, text);
     if (!emitted) return false;
     for (const [output, expected] of emitted) if ((await sandbox.readFile(output).catch(() => undefined)) !== expected) return false;
+    this.clean.set(file, { text, emitted });
     return true;
   }
 
   async write(sandbox: Sandbox, file: string, text: string): Promise<void> {
-    for (const [output, emitted] of this.emit(file, text)!) await sandbox.writeFile(output, emitted);
+    const clean = this.clean.get(file);
+    const emitted = clean?.text === text ? clean.emitted : this.emit(file, text)!;
+    for (const [output, content] of emitted) await sandbox.writeFile(output, content);
   }
 }
 

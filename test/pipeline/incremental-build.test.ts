@@ -32,3 +32,24 @@ describe('a single-file Babel rebuild', () => {
     }
   });
 });
+
+describe('a single-file tsc rebuild', () => {
+  it("writes a mutant's output where tsc writes it, and puts back exactly the build's output for the clean file", async () => {
+    const sandbox = await LocalSandbox.copyOf(join(FIXTURES, 'tsc-build'), join(tempDir('tsc-alone'), 'repo'));
+    try {
+      const built = await sandbox.exec('node_modules/.bin/tsc -p tsconfig.json', { timeoutMs: 120_000 });
+      expect(built.exitCode, built.outputTail).toBe(0);
+      const build = singleFileBuild(sandbox.root, 'tsc -p tsconfig.json', null)!;
+      const clean = await sandbox.readFile('src/range.ts');
+      const output = await sandbox.readFile('build/src/range.js');
+      expect(await build.reproduces(sandbox, 'src/range.ts', clean)).toBe(true);
+
+      await build.write(sandbox, 'src/range.ts', clean.replace('value < end', 'value <= end'));
+      expect(await sandbox.readFile('build/src/range.js')).toContain('value <= end');
+      await build.write(sandbox, 'src/range.ts', clean);
+      expect(await sandbox.readFile('build/src/range.js')).toBe(output);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
