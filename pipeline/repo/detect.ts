@@ -120,7 +120,6 @@ const OFFLINE_INSTALL: Array<[dependency: string, name: string, value: string]> 
   ['@playwright/test', 'PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD', '1'],
   ['cypress', 'CYPRESS_INSTALL_BINARY', '0'],
   ['electron', 'ELECTRON_SKIP_BINARY_DOWNLOAD', '1'],
-  ['husky', 'HUSKY', '0'],
 ];
 /** Subcommands of yarn and pnpm, which are never an installed binary's name. */
 const PACKAGE_MANAGER_COMMANDS = new Set([

@@ -11,6 +11,7 @@ import { unreachableHostError } from '../repo/install-sources.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { CONTAINER_NODE_BIN, CONTAINER_ROOT, CONTAINER_RUNNER_FILES, createOwnedContainer, LABEL, removeOwnedContainer } from './docker.js';
 import { nodeRuntime, type NodeRuntime } from './node-runtime.js';
+import { SANDBOX_ENV } from './types.js';
 
 /** The base image when none is chosen: an official Node.js 20 image, for machines with a registry. */
 export const DEFAULT_BASE_IMAGE = 'node:20-bookworm';
@@ -41,8 +42,11 @@ export async function baseImageId(docker: Docker, name: string): Promise<string>
   }
 }
 
+/** The environment of the repository's image: what its install and build, and every container of it, run with. */
+const imageEnv = (profile: RepoProfile) => ({ CI: 'true', ...SANDBOX_ENV, ...profile.env });
+
 function dockerfile(base: string, profile: RepoProfile, node: NodeRuntime | null): string {
-  const env = { CI: 'true', ...profile.env };
+  const env = imageEnv(profile);
   const lines = [
     `FROM ${base}`,
     // The repository's Node.js comes first on the PATH, for the install and build below and for the containers.
@@ -97,7 +101,7 @@ export async function environmentImage(
   const node = await nodeRuntime(profile.node, log);
   const hash = createHash('sha256');
   hash.update(
-    JSON.stringify({ base, node: node?.version ?? null, install: profile.install, build: profile.build, env: profile.env, commit }),
+    JSON.stringify({ base, node: node?.version ?? null, install: profile.install, build: profile.build, env: imageEnv(profile), commit }),
   );
   for (const file of files) hash.update(await readFile(file));
   const inputs = hash.digest('hex');

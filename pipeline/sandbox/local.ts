@@ -5,9 +5,8 @@ import { execa } from 'execa';
 import { reporterPath } from '../common/paths.js';
 import { onInterrupt, unlessInterrupted } from './interrupt.js';
 import { withHeapLimit } from './memory.js';
-import type { Command, Toolchain } from './types.js';
 import type { NodeRuntime } from './node-runtime.js';
-import type { ExecResult, Sandbox } from './types.js';
+import { type Command, type ExecResult, SANDBOX_ENV, type Sandbox, type Toolchain } from './types.js';
 
 const TAIL_BYTES = 4000;
 /** coreutils `timeout` outlives a killed swesynth and takes the mutant's whole process group down. */
@@ -192,7 +191,10 @@ export class LocalSandbox implements Sandbox {
    */
   private envFor(command: Command | string): Record<string, string> {
     const path = [join(this.root, 'node_modules', '.bin'), ...(this.node ? [this.node.binDir] : []), process.env.PATH ?? ''].join(':');
-    return withHeapLimit({ PATH: path, ...this.env, ...(typeof command === 'string' ? {} : command.env) }, this.memoryBytes);
+    return withHeapLimit(
+      { PATH: path, ...SANDBOX_ENV, ...this.env, ...(typeof command === 'string' ? {} : command.env) },
+      this.memoryBytes,
+    );
   }
 
   serve(command: Command, request: Record<string, unknown>, options: { timeoutMs: number }): Promise<ExecResult> {

@@ -1,3 +1,12 @@
+/**
+ * What every sandbox sets for the repository's commands, under the profile's own environment. Git
+ * hooks are never installed: a build may install them (husky, run by a dev tool kit's setup), and
+ * the export's task trees are git repositories where validation's copies are not, so an installer
+ * would act in one and not the other, or fail there alone (husky refuses a hooks folder outside
+ * the tree, which a linked node_modules is).
+ */
+export const SANDBOX_ENV: Readonly<Record<string, string>> = { HUSKY: '0' };
+
 /** A process to start in the sandbox's root, or in a folder of it. */
 export interface Command {
   file: string;

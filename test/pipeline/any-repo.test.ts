@@ -69,6 +69,12 @@ const CASES = [
     detected: { runner: 'node-test', build: 'babel src -d lib', buildBeforeTests: true },
     run: /validate: [1-9]\d* rebuilds compiled only the changed files, 0 ran the build/,
   },
+  {
+    fixture: 'git-hooks',
+    // The build installs git hooks from a tool's installed folder (husky 8): the export's task trees are git
+    // repositories, where husky refuses a folder outside the tree, and their self-check must build as validation did.
+    detected: { runner: 'node-test', build: 'hook-kit && node scripts/build.mjs', buildBeforeTests: true },
+  },
 ];
 
 describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe, run: ran }) => {
