@@ -6,7 +6,7 @@ import type { StageContext, StageResult } from './context.js';
 import { llmSettingsOf, writeWithLlm, type LlmConfig } from '../statements/llm-writer.js';
 import { styleFor, type StatementInput } from '../statements/input.js';
 import { commitPhrases, leakIn } from '../statements/leak-check.js';
-import { reproFor, type Repro, type Script } from '../statements/repro.js';
+import { caseTexts, reproFor, type Repro, type Script } from '../statements/repro.js';
 import { dialectOf, type AssertDialect } from '../statements/node-assert.js';
 import { symptomOf, type Symptom } from '../statements/symptom.js';
 import { checkRepro, type ReproRun } from '../validation/repro-check.js';
@@ -47,11 +47,14 @@ function forbiddenFor(candidate: Candidate, failed: FailedTest[], read: (file: s
     ];
   });
   // A title that is only a name (`compareBuild`, or `max satisfying` for the `maxSatisfying` its test calls)
-  // names the function under test, which a bug report names too.
+  // names the function under test, which a bug report names too; one that is a case's input, the value a
+  // report shows.
+  const cases = new Map<string, Set<string>>();
+  const casesOf = (file: string) => cases.get(file) ?? cases.set(file, caseTexts(file, read(file))).get(file)!;
   const titles = failed
     .filter((test) => {
       const title = test.titlePath.at(-1) ?? '';
-      return !/^[\w$.#]+$/.test(title) && !namesCalledFunction(title, read(test.file));
+      return !/^[\w$.#]+$/.test(title) && !namesCalledFunction(title, read(test.file)) && !casesOf(test.file).has(title);
     })
     .map((test) => test.titlePath.at(-1) ?? '');
   const origin = candidate.provenance.origin;

@@ -671,3 +671,26 @@ export function reproFor(input: StatementInput, test: FailedTest): Repro | null 
   const text = input.readTest(test.file);
   return text === undefined ? null : reproOf(test, text, input);
 }
+
+/**
+ * The texts a test file writes as values, not as a test's title: the strings of its case tables
+ * (`{ input: './?foo=123#hash' }`), which a title made from a case (`it(c.input, ...)`) repeats. A
+ * file that does not parse has none.
+ */
+export function caseTexts(path: string, text: string): Set<string> {
+  const texts = new Set<string>();
+  let ast: Node;
+  try {
+    ast = parseSource(path, text).ast.program;
+  } catch {
+    return texts;
+  }
+  const visit = (node: Node, title: boolean): void => {
+    if (!title && node.type === 'StringLiteral') texts.add(node.value);
+    if (!title && node.type === 'TemplateLiteral' && node.expressions.length === 0) texts.add(node.quasis[0]!.value.cooked ?? '');
+    const titleOf = node.type === 'CallExpression' && (isTestCall(node) || eachCall(node)?.isTest) ? node.arguments[0] : undefined;
+    for (const child of childrenOf(node)) visit(child, child === titleOf);
+  };
+  visit(ast, false);
+  return texts;
+}

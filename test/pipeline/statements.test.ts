@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { packageOf } from '../../pipeline/stages/issues.js';
 import { STATEMENT_STYLES, styleFor, type StatementInput, type StatementStyle } from '../../pipeline/statements/input.js';
 import { dialectOf } from '../../pipeline/statements/node-assert.js';
-import type { Repro } from '../../pipeline/statements/repro.js';
+import { caseTexts, type Repro } from '../../pipeline/statements/repro.js';
 import { writeStatement } from '../../pipeline/statements/statement.js';
 import { runnerNamed } from '../../pipeline/runners/index.js';
 import { informativeness, primaryFailure } from '../../pipeline/statements/symptom.js';
@@ -419,6 +419,20 @@ describe('the leak check', () => {
   it("takes a test file's name alone as no part of a longer path: the module of the same name may be imported", () => {
     expect(leakIn({ title: 't', body: "const subset = require('semver/ranges/subset.js');" }, ['subset.js'])).toBeNull();
     expect(leakIn({ title: 't', body: 'It fails in subset.js too.' }, ['subset.js'])).toBe('subset.js');
+  });
+
+  it("takes a test title made from a case's input for that input, and a title written as one for a title", () => {
+    const file = `import { expect, it, test } from 'vitest';
+const cases = [{ input: './?foo=123#hash', out: './?foo=123#hash' }, { input: \`//example.com\`, out: '' }];
+for (const c of cases) test(c.input, () => expect(normalize(c.input)).toBe(c.out));
+it('keeps the query and the hash of a relative URL', () => expect(normalize('./?a=1#h')).toBe('./?a=1#h'));
+test.each([['callto://+1234567890']])('%s', (input) => expect(normalize(input)).toBe(input));
+`;
+    const texts = caseTexts('test/normalize.test.ts', file);
+    for (const input of ['./?foo=123#hash', '//example.com', './?a=1#h', 'callto://+1234567890']) expect(texts).toContain(input);
+    expect(texts).not.toContain('keeps the query and the hash of a relative URL');
+    expect(texts).not.toContain('%s');
+    expect(caseTexts('test/broken.test.js', 'it(')).toEqual(new Set());
   });
 
   it('ignores forbidden texts too short to give anything away', () => {
