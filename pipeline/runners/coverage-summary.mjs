@@ -33,17 +33,18 @@ for (const name of readdirSync(dir)) {
     const file = relative(root, path);
     if (file.startsWith('..') || file.split('/').includes('node_modules')) continue;
     // A script whose body did not run since the last write was loaded by an earlier run of a warm process.
-    const body = script.functions.find((fn) => fn.functionName === '' && fn.ranges[0]?.startOffset === 0);
-    if (body && (body.ranges[0].count ?? 0) === 0) continue;
+    const body = script.functions.find((fn) => fn.functionName === '' && fn.ranges.length > 0 && fn.ranges[0].startOffset === 0);
+    if (body && (body.ranges[0].count || 0) === 0) continue;
     // No prototype: a function named toString or constructor is a key like any other.
-    const entry = (files[file] ??= { executed: Object.create(null), known: [], ...(blocks && { blocks: [] }) });
+    if (!files[file]) files[file] = { executed: Object.create(null), known: [], ...(blocks && { blocks: [] }) };
+    const entry = files[file];
     for (const fn of script.functions) {
       if (blocks) for (const range of fn.ranges) entry.blocks.push([range.startOffset, range.endOffset, range.count]);
       const short = shortName(fn.functionName);
       if (!short) continue;
       if (!entry.known.includes(short)) entry.known.push(short);
-      const count = fn.ranges[0]?.count ?? 0;
-      if (count > 0) entry.executed[short] = (entry.executed[short] ?? 0) + count;
+      const count = (fn.ranges.length > 0 && fn.ranges[0].count) || 0;
+      if (count > 0) entry.executed[short] = (entry.executed[short] || 0) + count;
     }
   }
 }

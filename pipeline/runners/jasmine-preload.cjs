@@ -9,9 +9,9 @@
 // - a reporter writes one JSON line per spec to the report file, then {"end":true}.
 'use strict';
 
-const { realpathSync, writeFileSync } = require('node:fs');
-const { dirname, join } = require('node:path');
-const { inspect } = require('node:util');
+const { realpathSync, writeFileSync } = require('fs');
+const { dirname, join } = require('path');
+const { inspect } = require('util');
 
 /** Where the report goes, and each spec's default timeout in milliseconds. */
 const REPORT_FILE = 'SWESYNTH_JASMINE_REPORT';
@@ -59,7 +59,7 @@ function adjust(Jasmine) {
 function own(owners, node, file, ancestors) {
   const titlePath = [...ancestors, node.description];
   owners.set(node.id, { file, titlePath });
-  for (const child of node.children ?? []) own(owners, child, file, titlePath);
+  for (const child of node.children || []) own(owners, child, file, titlePath);
 }
 
 const TIMEOUT = /^Error: Timeout - Async function did not complete within \d+ms/;
@@ -100,7 +100,7 @@ class JsonLinesReporter {
 
   /** A spec or suite of a file that failed to load is not reported: the file's error is. */
   ownerOf(result) {
-    const owner = this.owners.get(result.id) ?? { file: result.filename ?? null, titlePath: [result.description] };
+    const owner = this.owners.get(result.id) || { file: result.filename || null, titlePath: [result.description] };
     return this.loadFailures.some((failure) => failure.file === owner.file) ? undefined : owner;
   }
 
@@ -111,7 +111,7 @@ class JsonLinesReporter {
     this.lines.push({
       ...owner,
       status: statusOf(result),
-      durationMs: result.duration ?? 0,
+      durationMs: result.duration || 0,
       ...(failed ? { failure: failureOf(failed) } : {}),
     });
   }
@@ -119,29 +119,29 @@ class JsonLinesReporter {
   /** A suite that failed in its own body or hooks is an error of its own. */
   suiteDone(result) {
     const owner = this.ownerOf(result);
-    const failed = result.failedExpectations?.[0];
+    const failed = (result.failedExpectations || [])[0];
     if (!owner || !failed) return;
     this.lines.push({
       file: owner.file,
       titlePath: [...owner.titlePath, '(suite)'],
       status: 'error',
-      durationMs: result.duration ?? 0,
+      durationMs: result.duration || 0,
       failure: failureOf(failed),
     });
   }
 
   jasmineDone(result) {
     for (const { file, error } of this.loadFailures) {
-      const name = typeof error?.name === 'string' ? error.name : 'Error';
-      const message = typeof error?.message === 'string' ? error.message : show(error);
-      const failure = { message: `${name}: ${message}`, name, ...(typeof error?.stack === 'string' ? { stack: error.stack } : {}) };
+      const name = error && typeof error.name === 'string' ? error.name : 'Error';
+      const message = error && typeof error.message === 'string' ? error.message : show(error);
+      const failure = { message: `${name}: ${message}`, name, ...(error && typeof error.stack === 'string' ? { stack: error.stack } : {}) };
       this.lines.push({ file, titlePath: ['(file)'], status: 'error', durationMs: 0, failure });
     }
     // What failed outside every suite: a top-level afterAll, an error between specs.
-    const failed = (result.failedExpectations ?? [])[0];
+    const failed = (result.failedExpectations || [])[0];
     if (failed)
       this.lines.push({
-        file: failed.filename ?? null,
+        file: failed.filename || null,
         titlePath: ['(suite)'],
         status: 'error',
         durationMs: 0,

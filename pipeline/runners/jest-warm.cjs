@@ -4,14 +4,14 @@
 // runs jest keeps its transformer (ts-jest's language service) and module caches, which saves
 // the seconds a cold start spends; a changed file is read and transformed afresh. Under
 // NODE_V8_COVERAGE it writes each run's coverage before it answers.
-const { existsSync } = require('node:fs');
-const { dirname, join } = require('node:path');
-const readline = require('node:readline');
-const v8 = require('node:v8');
+const { existsSync } = require('fs');
+const { dirname, join } = require('path');
+const readline = require('readline');
+const v8 = require('v8');
 
 const jestMain = require.resolve('jest', { paths: [process.cwd()] });
 const jest = require(jestMain);
-const buildArgv = jest.buildArgv ?? cliArgvReader();
+const buildArgv = jest.buildArgv || cliArgvReader();
 
 /** Jest 30 exports the reader of its command line; 24 to 29 keep it in jest-cli, unexported (29 in run.js). */
 function cliArgvReader() {

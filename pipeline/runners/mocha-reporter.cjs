@@ -71,7 +71,7 @@ function loadAlone(mocha, file, load) {
   mocha.files = [file];
   const loaded = () => {
     // Mocha leaves hooks at a file's top level without a file; their failures name it.
-    for (const hook of hooksOf(root)) if (!hooksBefore.has(hook)) hook.file ??= file;
+    for (const hook of hooksOf(root)) if (!hooksBefore.has(hook) && (hook.file === undefined || hook.file === null)) hook.file = file;
   };
   const failed = (error) => {
     loadFailures.push({ file: resolve(file), error });
@@ -79,7 +79,7 @@ function loadAlone(mocha, file, load) {
   };
   try {
     const loading = load();
-    if (typeof loading?.then === 'function') return loading.then(loaded, failed);
+    if (loading && typeof loading.then === 'function') return loading.then(loaded, failed);
     loaded();
   } catch (error) {
     failed(error);
@@ -135,13 +135,13 @@ function resultOf(runnable, status, error) {
     file: runnable.file ? resolve(runnable.file) : null,
     titlePath,
     status,
-    durationMs: runnable.duration ?? 0,
+    durationMs: runnable.duration || 0,
     ...(error === undefined ? {} : { failure: failureOf(error) }),
   };
 }
 
 function failedStatus(runnable, error) {
-  if (TIMEOUT.test(error?.message ?? '')) return 'timeout';
+  if (TIMEOUT.test((error && error.message) || '')) return 'timeout';
   return runnable.type === 'test' ? 'fail' : 'error';
 }
 

@@ -15,19 +15,19 @@
 // them), and a Node.js without module hooks, are refused with a marker: the caller runs them cold.
 'use strict';
 
-const { realpathSync } = require('node:fs');
-const { register } = require('node:module');
-const { dirname, join, sep } = require('node:path');
-const { pathToFileURL } = require('node:url');
-const readline = require('node:readline');
-const v8 = require('node:v8');
+const { realpathSync } = require('fs');
+const { register } = require('module');
+const { dirname, join, sep } = require('path');
+const { pathToFileURL } = require('url');
+const readline = require('readline');
+const v8 = require('v8');
 
 const root = realpathSync(process.cwd());
 const mochaDir = dirname(require.resolve('mocha/package.json', { paths: [root] }));
 const mochaBin = join(mochaDir, 'bin', 'mocha');
 const cli = require(join(mochaDir, 'lib', 'cli', 'cli.js'));
 const { isNodeFlag } = require(join(mochaDir, 'lib', 'cli', 'node-flags.js'));
-const loadOptions = cli.loadOptions ?? require(join(mochaDir, 'lib', 'cli', 'options.js')).loadOptions;
+const loadOptions = cli.loadOptions || require(join(mochaDir, 'lib', 'cli', 'options.js')).loadOptions;
 
 /** What mocha's interfaces put on the global object for every test file (bdd, tdd, qunit). */
 const INTERFACE_GLOBALS = new Set(

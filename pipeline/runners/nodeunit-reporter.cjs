@@ -7,9 +7,9 @@
 // - one JSON line per test goes to the report file (SWESYNTH_NODEUNIT_REPORT), then {"end":true}.
 'use strict';
 
-const { existsSync, readdirSync, realpathSync, statSync, writeFileSync } = require('node:fs');
-const { basename, dirname, join, resolve } = require('node:path');
-const { inspect } = require('node:util');
+const { existsSync, readdirSync, realpathSync, statSync, writeFileSync } = require('fs');
+const { basename, dirname, join, resolve } = require('path');
+const { inspect } = require('util');
 
 const show = (value) => inspect(value, { depth: 6, breakLength: Infinity, maxArrayLength: 50, maxStringLength: 2000 });
 
@@ -39,7 +39,7 @@ function failureOf(error) {
     typeof error.message === 'string' && error.message !== ''
       ? error.message
       : asserted
-        ? `${show(error.actual)} ${error.operator ?? 'compared with'} ${show(error.expected)}`
+        ? `${show(error.actual)} ${error.operator || 'compared with'} ${show(error.expected)}`
         : show(error);
   const failure = { message };
   if (typeof error.name === 'string') failure.name = error.name;

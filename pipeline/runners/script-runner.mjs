@@ -6,15 +6,16 @@
 // SWESYNTH_SCRIPT_TIMEOUT_MS: the time all files share. Each file may use what is left of it but a
 // fair share kept for each file after it, so that one that hangs is timed out and the others still run.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const OUTPUT_TAIL = 4000;
 const reportFile = process.env.SWESYNTH_SCRIPT_REPORT;
 const budgetMs = Number(process.env.SWESYNTH_SCRIPT_TIMEOUT_MS) || 60_000;
-const nodeArgs = JSON.parse(process.env.SWESYNTH_SCRIPT_NODE_ARGS ?? '[]');
+const nodeArgs = JSON.parse(process.env.SWESYNTH_SCRIPT_NODE_ARGS || '[]');
 const errorPreload = fileURLToPath(new URL('script-error.cjs', import.meta.url));
 if (!reportFile) throw new Error('the swesynth script runner writes to the file named by SWESYNTH_SCRIPT_REPORT, which is not set');
 
@@ -49,10 +50,12 @@ function runFile(file, timeoutMs) {
       let error;
       try {
         error = JSON.parse(readFileSync(errorFile, 'utf8'));
+        unlinkSync(errorFile);
       } catch {
+        // No file (the script ended without an uncaught error), or a half-written one.
         error = undefined;
+        if (existsSync(errorFile)) unlinkSync(errorFile);
       }
-      rmSync(errorFile, { force: true });
       done({ code, signal, timedOut, output, error, durationMs: performance.now() - started });
     });
   });
@@ -69,18 +72,25 @@ function resultOf(file, { code, signal, timedOut, output, error, durationMs }, t
   if (code === 0) return { ...base, status: 'pass' };
   const exit = signal ? `${file} was ended by ${signal}` : `${file} exited with code ${code}`;
   // The error that ended the process says what failed; otherwise its output's end does.
-  const failure = error ?? { message: `${exit}\n${output}`.trim() };
+  const failure = error || { message: `${exit}\n${output}`.trim() };
   return { ...base, status: 'fail', failure };
 }
 
-const files = process.argv.slice(2);
-const lines = [];
-const started = performance.now();
-for (const [index, file] of files.entries()) {
-  // A file that is not there is no test: a run of nothing but such files reports no test at all.
-  if (!existsSync(file)) continue;
-  const left = budgetMs - (performance.now() - started);
-  const timeoutMs = Math.max(1000, left - ((files.length - index - 1) * budgetMs) / files.length);
-  lines.push(resultOf(file, await runFile(file, timeoutMs), timeoutMs));
+/** Runs the files one after the other; in a function, since the Node.js 12 a repository may ask for has no top-level await. */
+async function runAll(files) {
+  const lines = [];
+  const started = performance.now();
+  for (const [index, file] of files.entries()) {
+    // A file that is not there is no test: a run of nothing but such files reports no test at all.
+    if (!existsSync(file)) continue;
+    const left = budgetMs - (performance.now() - started);
+    const timeoutMs = Math.max(1000, left - ((files.length - index - 1) * budgetMs) / files.length);
+    lines.push(resultOf(file, await runFile(file, timeoutMs), timeoutMs));
+  }
+  writeFileSync(reportFile, [...lines, { end: true }].map((line) => `${JSON.stringify(line)}\n`).join(''));
 }
-writeFileSync(reportFile, [...lines, { end: true }].map((line) => `${JSON.stringify(line)}\n`).join(''));
+
+runAll(process.argv.slice(2)).catch((error) => {
+  process.stderr.write(`${(error && error.stack) || error}\n`);
+  process.exitCode = 1;
+});

@@ -10,7 +10,7 @@
 //   all tests are done, so a test that never settles cannot keep the run from finishing.
 'use strict';
 
-const path = require('node:path');
+const path = require('path');
 
 const MARKER = 'swesynth-tape';
 const cwd = process.cwd();
@@ -98,7 +98,7 @@ function loadTestFile(file, load) {
   } catch (error) {
     return failed(error);
   }
-  return typeof loading?.then === 'function' ? loading.catch(failed) : loading;
+  return loading && typeof loading.then === 'function' ? loading.catch(failed) : loading;
 }
 
 if (tapeMajor >= 5) {
@@ -108,7 +108,7 @@ if (tapeMajor >= 5) {
   require.cache[loaderPath].exports = (file) => loadTestFile(file, () => Promise.resolve(importOrRequire(file)));
 } else if (tapeMajor === 4) {
   // tape 4's bin requires each test file by its absolute path, after the preloads.
-  const Module = require('node:module');
+  const Module = require('module');
   const bin = path.join(tapeDir, 'bin', 'tape');
   const moduleRequire = Module.prototype.require;
   Module.prototype.require = function requireTestFile(id) {

@@ -4,7 +4,7 @@
 // every file in one tick, in the order given, through the preload (which this loads itself).
 'use strict';
 
-const path = require('node:path');
+const path = require('path');
 const { tapeDir, loadTestFile } = require('./tape-preload.cjs');
 
 const glob = require(require.resolve('glob', { paths: [tapeDir] }));
