@@ -70,16 +70,43 @@ function slowTests(results: TestResult[], suites: Suite[], slowTestMs: number, l
   return skippable.map(({ id, file, titlePath, durationMs }) => ({ id, file, titlePath, durationMs: Math.round(durationMs) }));
 }
 
+/** The suite a test is declared in: its file and the titles around it. */
+const suiteKey = (result: Pick<TestResult, 'file' | 'titlePath'>) => JSON.stringify([result.file, result.titlePath.slice(0, -1)]);
+
+/**
+ * Suites whose tests are named anew in each run: one run has tests another lacks and lacks tests
+ * the other has (titles made from a clock or a random seed: `should parse ${generated}`). Every
+ * test of such a suite is flaky, those the baseline runs happened to share too, since a later run
+ * names its own.
+ */
+function renamingSuites(runs: TestResult[][]): Set<string> {
+  const members = runs.map((run) => {
+    const bySuite = new Map<string, Set<string>>();
+    for (const result of run) bySuite.set(suiteKey(result), (bySuite.get(suiteKey(result)) ?? new Set()).add(result.id));
+    return bySuite;
+  });
+  const renaming = new Set<string>();
+  const lacks = (ids: Set<string>, other: Set<string>) => [...other].some((id) => !ids.has(id));
+  for (const one of members)
+    for (const other of members)
+      for (const [suite, ids] of one) {
+        const others = other.get(suite);
+        if (others && lacks(ids, others) && lacks(others, ids)) renaming.add(suite);
+      }
+  return renaming;
+}
+
 /** Classifies each test across the baseline runs. */
 export function classifyBaseline(runs: TestResult[][]): BaselineTest[] {
   const byRun = runs.map((run) => new Map(run.map((result) => [result.id, result])));
   const firstSeen = new Map<string, TestResult>();
   for (const run of runs) for (const result of run) if (!firstSeen.has(result.id)) firstSeen.set(result.id, result);
+  const renaming = renamingSuites(runs);
   return [...firstSeen.values()].map((first) => {
     const seen = byRun.map((run) => run.get(first.id));
     const statuses = seen.map((result) => result?.status ?? 'missing');
     const durations = seen.flatMap((result) => (result ? [result.durationMs] : []));
-    const same = statuses.every((status) => status === statuses[0]);
+    const same = statuses.every((status) => status === statuses[0]) && !renaming.has(suiteKey(first));
     const verdict = !same ? 'flaky' : statuses[0] === 'pass' ? 'stable' : statuses[0] === 'skip' ? 'skipped' : 'failing';
     return {
       id: first.id,

@@ -29,6 +29,25 @@ describe('flaky tests', () => {
     });
   });
 
+  it('include every test of a suite whose titles change from run to run, those the runs happened to share too', () => {
+    const parse = (value: string) => ({
+      id: `fuzz.js::printf > should parse ${value}`,
+      file: 'fuzz.js',
+      titlePath: ['printf', `should parse ${value}`],
+      status: 'pass' as const,
+      durationMs: 1,
+    });
+    // Titles from a generator seeded with the clock: each run shifts them by one.
+    const verdicts = classifyBaseline([
+      [parse('0x1p+1'), parse('0x1p+2'), parse('0x1p+3')],
+      [parse('0x1p+2'), parse('0x1p+3'), parse('0x1p+4')],
+      [parse('0x1p+3'), parse('0x1p+4'), parse('0x1p+5')],
+    ]);
+    const verdictOf = (value: string) => verdicts.find((test) => test.id === `fuzz.js::printf > should parse ${value}`)?.verdict;
+    expect(verdictOf('0x1p+3')).toBe('flaky');
+    expect(verdictOf('0x1p+1')).toBe('flaky');
+  });
+
   it('are never in FAIL_TO_PASS or PASS_TO_PASS', async () => {
     const runDir = join(tempDir('run'), 'run');
     const out = tempDir('out');
