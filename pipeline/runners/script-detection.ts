@@ -1,4 +1,5 @@
-import { positionalTests } from './detection.js';
+import { isFolder, normalizePath, positionalTests } from './detection.js';
+import type { RepoFacts } from '../repo/facts.js';
 import type { RunnerDetection } from './types.js';
 
 /** Node.js options that take the next word as their value. */
@@ -25,7 +26,25 @@ export const scriptDetection: RunnerDetection = {
   },
   optionsWithValue: NODE_OPTIONS_WITH_VALUE,
   managedOptions: ['--watch', '--watch-path', '--inspect', '--inspect-brk'],
-  tests({ positional }) {
-    return positionalTests(positional, ['**/*.{js,cjs,mjs}']) ?? { tests: ['test.js', 'test/index.js'], source: 'script defaults' };
+  tests({ positional }, facts) {
+    return (
+      positionalTests(
+        positional.map((path) => entryOf(path, facts)),
+        ['**/*.{js,cjs,mjs}'],
+      ) ?? { tests: ['test.js', 'test/index.js'], source: 'script defaults' }
+    );
   },
 };
+
+/**
+ * The file `node <path>` runs, as Node.js finds its entry point: the file itself, or with `.js`
+ * added (`node test/test` runs test/test.js), or the folder's index.js; any other path as it is.
+ */
+function entryOf(path: string, facts: RepoFacts): string {
+  const bare = normalizePath(path);
+  if (!isFolder(bare)) return path;
+  const found = facts.glob([bare, `${bare}.js`, `${bare}/index.js`]);
+  // A file with no extension (a folder matches too, and has files under it).
+  if (found.includes(bare) && facts.glob([`${bare}/*`]).length === 0) return path;
+  return [`${bare}.js`, `${bare}/index.js`].find((file) => found.includes(file)) ?? path;
+}

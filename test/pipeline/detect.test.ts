@@ -49,6 +49,12 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: { ...scripts, prepare: 'husky install' } }, files))).toMatchObject({ build: null });
   });
 
+  it('reads `node <path>` as Node.js finds the file it runs: with `.js` added, or a folder\'s index.js', () => {
+    const scripts = { test: 'node test/test && node test/fp' };
+    const files = { 'test/test.js': '', 'test/fp/index.js': '', 'test/fp/helpers.js': '' };
+    expect(detectProfile(repo({ scripts }, files))).toMatchObject({ runner: 'script', tests: ['test/test.js', 'test/fp/index.js'] });
+  });
+
   it('keeps runner flags that shape the run and drops the ones swesynth sets', () => {
     const profile = detectProfile(
       repo({ scripts: { test: 'pnpm run test:nodejs', 'test:nodejs': 'jest --env node --coverage --ci' } }, { 'pnpm-lock.yaml': '' }),
