@@ -1,7 +1,32 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { reporterPath } from '../../pipeline/common/paths.js';
+import { nodeRuntime } from '../../pipeline/sandbox/node-runtime.js';
 import { copyFixture, swesynth, tempDir } from '../helpers.js';
+
+/** What swesynth loads into the tests' processes for the runners that run on Node.js 12, and its coverage files. */
+const LOADED_ON_OLD_NODE = [
+  'mocha-reporter.cjs',
+  'mocha-warm.cjs',
+  'tape-preload.cjs',
+  'tape-runner.cjs',
+  'jasmine-preload.cjs',
+  'nodeunit-reporter.cjs',
+  'script-runner.mjs',
+  'script-error.cjs',
+  'coverage-preload.cjs',
+  'coverage-summary.mjs',
+];
+
+it('writes what it loads into the tests of a Node.js 12 repository in syntax Node.js 12 reads', async () => {
+  const node12 = await nodeRuntime('12');
+  for (const file of LOADED_ON_OLD_NODE) {
+    const checked = await execa(join(node12!.binDir, 'node'), ['--check', reporterPath(file)], { reject: false });
+    expect(checked.exitCode, `${file}: ${checked.stderr}`).toBe(0);
+  }
+});
 
 /**
  * Many packages people depend on pin an old Node.js (`.nvmrc`: 12), and swesynth runs their tests
