@@ -40,7 +40,10 @@ export function guardLoops(path: string, text: string): string {
     return text;
   }
   const insertions: Insertion[] = [];
-  const guard = `if (++${COUNTER} > ${LOOP_LIMIT} && typeof process === "object") process.kill(0, "${LOOP_LIMIT_SIGNAL}");`;
+  // ES5 only (`var`, one counter per depth of nesting, set to 0 each time its loop is entered): a build may run
+  // the code through a tool that reads nothing newer (an old minifier), and must read the guarded code as the mutant.
+  const guard = (depth: number) =>
+    `if (++${COUNTER}${depth} > ${LOOP_LIMIT} && typeof process === "object") process.kill(0, "${LOOP_LIMIT_SIGNAL}");`;
   const visit = (node: Node, labelled: Node | null, loops: number) => {
     if (node.type === 'LabeledStatement') {
       visit(node.body, labelled ?? node, loops);
@@ -50,12 +53,12 @@ export function guardLoops(path: string, text: string): string {
       const body = (node as Node & { body: Node }).body;
       // The counter's block goes around the labels too: a `continue label` must still name the loop.
       const outer = labelled ?? node;
-      insertions.push({ offset: outer.start!, text: `{let ${COUNTER} = 0; `, depth: 2 * loops });
+      insertions.push({ offset: outer.start!, text: `{var ${COUNTER}${loops} = 0; `, depth: 2 * loops });
       insertions.push({ offset: outer.end!, text: '}', depth: 2 * loops });
       if (body.type === 'BlockStatement') {
-        insertions.push({ offset: body.start! + 1, text: guard, depth: 2 * loops + 1 });
+        insertions.push({ offset: body.start! + 1, text: guard(loops), depth: 2 * loops + 1 });
       } else {
-        insertions.push({ offset: body.start!, text: `{${guard} `, depth: 2 * loops + 1 });
+        insertions.push({ offset: body.start!, text: `{${guard(loops)} `, depth: 2 * loops + 1 });
         insertions.push({ offset: body.end!, text: '}', depth: 2 * loops + 1 });
       }
       for (const child of childrenOf(node)) visit(child, null, loops + 1);

@@ -32,6 +32,16 @@ describe('guardLoops', () => {
     expect(await run('guarded.mjs')).toEqual(await run('plain.mjs'));
   });
 
+  it('adds nothing newer than ES5, so a build that reads only ES5 (an old minifier) still reads the guarded file', () => {
+    const es5 =
+      'function sum(rows) {\n  var total = 0;\n  for (var i = 0; i < rows.length; i++) { var j = 0; while (j < rows[i].length) total += rows[i][j++]; }\n  return total;\n}\n';
+    const guarded = guardLoops('lib/sum.js', es5);
+    expect(guarded).not.toMatch(/\b(let|const|class)\b|=>|`/);
+    // The inner loop's counter is its own: entering it again does not reset the outer loop's.
+    expect(guarded).toMatch(/__swesynthIterations0[\s\S]*__swesynthIterations1/);
+    expect(new Function(`${guarded}\nreturn sum([[1, 2], [3]]);`)()).toBe(6);
+  });
+
   it('leaves TypeScript and code that does not parse as they are', () => {
     expect(guardLoops('src/a.ts', 'while (x) y();')).toBe('while (x) y();');
     expect(guardLoops('src/a.js', 'while (x) {')).toBe('while (x) {');
