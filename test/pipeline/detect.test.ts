@@ -49,7 +49,7 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: { ...scripts, prepare: 'husky install' } }, files))).toMatchObject({ build: null });
   });
 
-  it('reads `node <path>` as Node.js finds the file it runs: with `.js` added, or a folder\'s index.js', () => {
+  it("reads `node <path>` as Node.js finds the file it runs: with `.js` added, or a folder's index.js", () => {
     const scripts = { test: 'node test/test && node test/fp' };
     const files = { 'test/test.js': '', 'test/fp/index.js': '', 'test/fp/helpers.js': '' };
     expect(detectProfile(repo({ scripts }, files))).toMatchObject({ runner: 'script', tests: ['test/test.js', 'test/fp/index.js'] });
