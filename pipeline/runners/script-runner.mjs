@@ -50,12 +50,11 @@ function runFile(file, timeoutMs) {
       let error;
       try {
         error = JSON.parse(readFileSync(errorFile, 'utf8'));
-        unlinkSync(errorFile);
       } catch {
         // No file (the script ended without an uncaught error), or a half-written one.
         error = undefined;
-        if (existsSync(errorFile)) unlinkSync(errorFile);
       }
+      if (existsSync(errorFile)) unlinkSync(errorFile);
       done({ code, signal, timedOut, output, error, durationMs: performance.now() - started });
     });
   });
