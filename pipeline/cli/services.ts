@@ -11,7 +11,7 @@ import { ownedFolder, removeOrphans } from '../common/process-alive.js';
 import { selfCheckOf, sourceOfRun } from '../stages/export.js';
 import { requireEarlierStages } from '../stages/index.js';
 import { writeDataset } from '../dataset/write.js';
-import { evaluate, loadDataset, readPredictions, type EvaluationReport, type Prediction } from '../dataset/grading.js';
+import { evaluate, loadDataset, readPredictions, treeBuilds, type EvaluationReport, type Prediction } from '../dataset/grading.js';
 import type { DatasetRepo, Instance } from '../dataset/instance.js';
 import { Progress } from '../common/progress.js';
 import { predictionsOf, solve, type SolveReport } from '../solve/solve.js';
@@ -177,14 +177,18 @@ async function gradePredictions(
   const progress = new Progress('eval', instances.length, flags.progress);
   try {
     const setAsideOf = (name: string) => repos.find((each) => each.name === name)!.setAside;
-    return await evaluate(instances, predictions, {
+    const builds = treeBuilds();
+    const report = await evaluate(instances, predictions, {
       workspaceOf,
       profileOf,
       setAsideOf,
       workDir,
       concurrency: flags.concurrency,
       onResult: (result) => progress.tick(result.status),
+      onBuild: builds.count,
     });
+    if (builds.summary()) log.info(`eval: builds: ${builds.summary()}`);
+    return report;
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

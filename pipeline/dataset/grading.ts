@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, realpath, rm } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -14,7 +14,9 @@ import { LocalSandbox } from '../sandbox/local.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
 import { runConcurrently } from '../scheduling/in-process.js';
 import { wilson } from './stats.js';
-import { applyPatch, hiddenTestFiles, prepareTaskTree } from './task-tree.js';
+import { applyPatch, hiddenTestFiles, prepareTaskTree, type TreeBuild, TreeOutput } from './task-tree.js';
+import type { CoverageMap } from '../store/records.js';
+import { singleFileBuild } from '../validation/incremental-build.js';
 
 /** A SWE-bench prediction: the patch a model proposes for one instance. */
 export const Prediction = z.object({
@@ -78,7 +80,13 @@ export interface EvaluateOptions {
   concurrency?: number;
   /** The longest one test run may take (default five minutes). */
   timeoutMs?: number;
+  /** What the tests saw at setup, for a Babel build's single-file rebuild (none: only a plain tsc build rebuilds a file alone). */
+  coverageOf?(repo: string): CoverageMap | null;
+  /** Every task tree runs the repository's whole build, as the reference way validates (default: the changed files alone where that gives the same output). */
+  wholeBuilds?: boolean;
   onResult?(result: InstanceResult, done: number, total: number): void;
+  /** How each graded prediction's tree was built, when the repository's tests run on built output. */
+  onBuild?(build: TreeBuild): void;
 }
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
@@ -98,7 +106,9 @@ function patchedPaths(patch: string): string[] {
   return [...paths];
 }
 
-type Grading = Required<Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'timeoutMs'>> & {
+type Grading = Required<
+  Pick<EvaluateOptions, 'workspaceOf' | 'profileOf' | 'setAsideOf' | 'timeoutMs' | 'coverageOf' | 'wholeBuilds' | 'onBuild'>
+> & {
   trees: TaskTrees;
 };
 
@@ -122,6 +132,8 @@ export class TaskTrees {
   private readonly free = new Map<string, string[]>();
   /** A sandbox per tree, kept with it: the runner's warm server there serves task after task. */
   private readonly sandboxes = new Map<string, LocalSandbox>();
+  /** What each tree's built output was last built from. */
+  private readonly outputs = new Map<string, TreeOutput>();
   private made = 0;
 
   constructor(private readonly workDir: string) {}
@@ -129,6 +141,11 @@ export class TaskTrees {
   sandboxOf(dir: string, open: () => LocalSandbox): LocalSandbox {
     if (!this.sandboxes.has(dir)) this.sandboxes.set(dir, open());
     return this.sandboxes.get(dir)!;
+  }
+
+  outputOf(dir: string, open: () => TreeOutput): TreeOutput {
+    if (!this.outputs.has(dir)) this.outputs.set(dir, open());
+    return this.outputs.get(dir)!;
   }
 
   async take(repo: string): Promise<string> {
@@ -235,14 +252,25 @@ async function grade(
   const passToPass = testIdsOf(instance.PASS_TO_PASS);
   const runtime = await nodeRuntime(profile.node);
   const sandbox = ctx.trees.sandboxOf(dir, () => LocalSandbox.at(dir, profile.env, runtime));
-  if (profile.buildBeforeTests && profile.build) {
-    const built = await sandbox.exec(profile.build, { timeoutMs: profile.timeouts.installMs });
-    if (built.timedOut || built.exitCode !== 0) {
+  const build = profile.buildBeforeTests ? profile.build : null;
+  if (build) {
+    const output = ctx.trees.outputOf(dir, () => {
+      const alone = ctx.wholeBuilds ? null : singleFileBuild(dir, build, ctx.coverageOf(instance.repo));
+      return new TreeOutput(sandbox, alone, async () => {
+        const built = await sandbox.exec(build, { timeoutMs: profile.timeouts.installMs });
+        return built.timedOut || built.exitCode !== 0 ? built.outputTail.slice(-500) : undefined;
+      });
+    });
+    const workspace = await ctx.workspaceOf(instance.repo);
+    const paths = [instance.bug_patch, instance.test_patch, prediction.model_patch].flatMap(patchedPaths);
+    const { build: how, failure } = await output.update(paths, (file) => readFile(join(workspace, file), 'utf8').catch(() => null));
+    ctx.onBuild(how);
+    if (failure !== undefined) {
       return verdict(prediction, 'unresolved', {
         ...graded,
         failToPassFailed: failToPass,
         passToPassFailed: passToPass,
-        detail: `build failed: ${built.outputTail.slice(-500)}`,
+        detail: `build failed: ${failure}`,
       });
     }
   }
@@ -332,6 +360,9 @@ export async function evaluateSets(
     setAsideOf: options.setAsideOf ?? (() => []),
     trees: new TaskTrees(await realpath(options.workDir)),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    coverageOf: options.coverageOf ?? (() => null),
+    wholeBuilds: options.wholeBuilds ?? false,
+    onBuild: options.onBuild ?? (() => {}),
   };
   try {
     await runConcurrently(
@@ -355,6 +386,18 @@ export async function evaluateSets(
     await ctx.trees.remove();
   }
   return graded.map(({ results }) => reportOf(instances.map((instance) => results.get(instance.instance_id)!)));
+}
+
+/** A tally of how graded task trees were built, and its line for the log (null when the tests need no build). */
+export function treeBuilds(): { count(build: TreeBuild): void; summary(): string | null } {
+  const counts: Record<TreeBuild, number> = { none: 0, alone: 0, whole: 0 };
+  return {
+    count: (build) => counts[build]++,
+    summary: () =>
+      counts.alone + counts.whole + counts.none === 0
+        ? null
+        : `${counts.alone} compiled only the changed files, ${counts.whole} ran the build, ${counts.none} needed none`,
+  };
 }
 
 function reportOf(graded: InstanceResult[]): EvaluationReport {

@@ -8,6 +8,8 @@ import { git, gitSteps } from '../common/git.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { LocalSandbox } from '../sandbox/local.js';
 import { nodeRuntime } from '../sandbox/node-runtime.js';
+import type { Sandbox } from '../sandbox/types.js';
+import type { SingleFileBuild } from '../validation/incremental-build.js';
 
 /** The files a test patch creates: the tests a task hides from the agent and grading brings back. */
 export function hiddenTestFiles(testPatch: string): string[] {
@@ -93,4 +95,81 @@ export async function prepareTaskTree(
         ),
     },
   });
+}
+
+/** How a task tree's output was brought up to date with its source: not at all, the changed files alone, or the whole build. */
+export type TreeBuild = 'none' | 'alone' | 'whole';
+
+/**
+ * The built output of a task tree that serves task after task. A tree's first task runs the whole
+ * build, as the exported verifier does in every task's tree: it shows that the build works in a
+ * task tree (a git repository, its node_modules linked). Git resets the tree's source between
+ * tasks, never its output (ignored, or left as the build wrote it), so the files whose output was
+ * last built from a text other than the clean one are kept here and put back by the next task. A
+ * later task's changed files are rebuilt alone where that gives what the whole build gives, as
+ * validation rebuilds them (checked per file while the tree has the clean output of it); any
+ * other change runs the whole build again.
+ */
+export class TreeOutput {
+  /** Per file, whether building it alone gives the whole build's output. */
+  private readonly alone = new Map<string, boolean>();
+  /** Files whose output in the tree was built from a text other than the clean one. */
+  private readonly changed = new Set<string>();
+  /** The whole build has run here and succeeded. */
+  private built = false;
+  /** The last whole build had a change no single-file build accounts for (a configuration, a new file): any output may differ. */
+  private unknown = false;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly single: SingleFileBuild | null,
+    /** The whole build; a message when it fails. */
+    private readonly whole: () => Promise<string | undefined>,
+  ) {}
+
+  /**
+   * Brings the output up to date with the tree's source, where only `paths` (and the files an
+   * earlier task changed) may differ from the clean workspace's, whose texts `cleanTextOf` reads.
+   */
+  async update(
+    paths: readonly string[],
+    cleanTextOf: (file: string) => Promise<string | null>,
+  ): Promise<{ build: TreeBuild; failure?: string }> {
+    const texts = await Promise.all(
+      [...new Set([...paths, ...this.changed])].map(async (file) => ({
+        file,
+        text: await this.sandbox.readFile(file).catch(() => null),
+        clean: await cleanTextOf(file),
+      })),
+    );
+    const stale = texts.filter(({ file, text, clean }) => text !== clean || this.changed.has(file));
+    await this.learn(stale);
+    if (this.built && !this.unknown) {
+      if (stale.length === 0) return { build: 'none' };
+      if (stale.every(({ file, text }) => text !== null && this.alone.get(file) === true)) {
+        for (const { file, text, clean } of stale) {
+          await this.single!.write(this.sandbox, file, text!);
+          if (text === clean) this.changed.delete(file);
+          else this.changed.add(file);
+        }
+        return { build: 'alone' };
+      }
+    }
+    const failure = await this.whole();
+    const differing = texts.filter(({ text, clean }) => text !== clean);
+    this.changed.clear();
+    for (const { file } of differing) this.changed.add(file);
+    this.built ||= failure === undefined;
+    // A whole build leaves other files' output as the clean build's only when every differing file is one built alone.
+    this.unknown = failure !== undefined || differing.some(({ file }) => this.alone.get(file) !== true);
+    return { build: 'whole', failure };
+  }
+
+  /** Whether each file builds alone, asked while the tree still has the clean build's output of it. */
+  private async learn(stale: ReadonlyArray<{ file: string; clean: string | null }>): Promise<void> {
+    for (const { file, clean } of stale) {
+      if (this.alone.has(file) || this.changed.has(file) || this.unknown) continue;
+      this.alone.set(file, clean !== null && this.single !== null && (await this.single.reproduces(this.sandbox, file, clean)));
+    }
+  }
 }

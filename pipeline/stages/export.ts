@@ -9,7 +9,7 @@ import type { LlmSettings } from '../statements/llm-writer.js';
 import { readDataset } from '../dataset/read.js';
 import { writeDataset, type DatasetSource } from '../dataset/write.js';
 import type { SelfCheck } from '../store/summaries.js';
-import { evaluateSets, type EvaluationReport, type PredictionSet } from '../dataset/grading.js';
+import { evaluateSets, type EvaluationReport, type PredictionSet, treeBuilds } from '../dataset/grading.js';
 import { slugOf, type RepoProfile } from '../repo/profile.js';
 import { suiteOfFile, type Suite, suitesOf } from '../runners/suites.js';
 import { statsOf } from '../dataset/stats.js';
@@ -277,11 +277,23 @@ export function selfCheckOf(runs: readonly ExportingRun[]) {
     try {
       log.info(`export: self-check of ${instances.length} tasks (the fix, an empty patch, the bug itself)`);
       // The bug before the fix: a patch that does not apply leaves the task tree ready for the next.
+      const builds = treeBuilds();
       const [empty, bug, gold] = await evaluateSets(
         instances,
         [setOf('empty', () => ''), setOf('bug', (instance) => instance.bug_patch), setOf('gold', (instance) => instance.patch)],
-        { workspaceOf, profileOf, setAsideOf, workDir, concurrency: options.concurrency },
+        {
+          workspaceOf,
+          profileOf,
+          setAsideOf,
+          coverageOf: (repo) => byRepo.get(repo)!.store.getMeta('coverage') ?? null,
+          // The reference way checks its tasks as it validated them: with the whole build.
+          wholeBuilds: options.wholeSuite,
+          workDir,
+          concurrency: options.concurrency,
+          onBuild: builds.count,
+        },
       );
+      if (builds.summary()) log.info(`export: self-check builds: ${builds.summary()}`);
       return { gold: summary('gold', gold!), empty: summary('empty', empty!), bug: summary('bug', bug!) };
     } finally {
       await rm(workDir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import { applyPatch, hiddenTestFiles, prepareTaskTree } from '../../pipeline/dat
 import { verifyDataset } from '../../pipeline/dataset/read.js';
 import { predictionsOf, solve } from '../../pipeline/solve/solve.js';
 import { DIFFICULTY_RULE, pointsOf } from '../../pipeline/dataset/difficulty.js';
-import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
+import { copyFixture, EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 
 const example = join(ROOT, 'repos', 'example');
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -431,6 +431,79 @@ describe('evaluating predictions on the bundled example', () => {
     const [instance] = dataset.instances as [Instance];
     await expect(grade([{ instance_id: 'nobody__nothing.x__0', model_name_or_path: 'm', model_patch: '' }])).rejects.toThrow(UserError);
     await expect(grade(predict([instance, instance], () => ''))).rejects.toThrow(/more than one prediction/);
+  });
+});
+
+describe('grading a repository whose tests run on built output', () => {
+  let built: ReturnType<typeof loadDataset>;
+  let builtWorkspace: string;
+
+  beforeAll(async () => {
+    const repo = copyFixture('build-output-tests');
+    const repos = tempDir('repos');
+    const init = await swesynth(['init', repo, '--repos', repos, '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const run = await swesynth([
+      'run',
+      join(repos, 'local__build-output-tests.json'),
+      '--run-dir',
+      join(tempDir('built-run'), 'run'),
+      '--out',
+      tempDir('built-out'),
+      '--max-candidates',
+      '6',
+      '--json',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    // The self-check builds each of its trees once: the fix puts the clean file back, whose output the tree has.
+    expect(run.stderr).toMatch(/^export: self-check builds: 0 compiled only the changed files, [12] ran the build, [1-9]\d* needed none$/m);
+    const exported = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string }> }).stages.find(
+      (stage) => stage.stage === 'export',
+    )!;
+    built = loadDataset(exported.path!);
+    builtWorkspace = join(tempDir('built-workspace'), 'workspace');
+    await preparedWorkspace({ location: repo, profile: built.profileOf('local/build-output-tests'), log: quiet }, builtWorkspace);
+  });
+
+  /** The task's bug left in, a comment added below it: a patch that changes the source and fixes nothing. */
+  async function keptBug(instance: Instance): Promise<string> {
+    const file = /^\+\+\+ b\/(.+)$/m.exec(instance.bug_patch)![1]!;
+    const scratch = tempDir('kept-bug');
+    await execa('git', ['init', '--quiet'], { cwd: scratch });
+    mkdirSync(join(scratch, file, '..'), { recursive: true });
+    writeFileSync(join(scratch, file), readFileSync(join(builtWorkspace, file), 'utf8'));
+    expect(await applyPatch(scratch, instance.bug_patch)).toBe('applied');
+    const buggy = readFileSync(join(scratch, file), 'utf8');
+    return unifiedDiff(file, buggy, `${buggy}// looked at, left as it was\n`);
+  }
+
+  it('builds a tree once, then only the files each prediction changes, and gives the verdicts of a whole build per task', async () => {
+    const instances = built.instances;
+    expect(instances.length).toBeGreaterThan(1);
+    const wrong = new Map(await Promise.all(instances.map(async (instance) => [instance.instance_id, await keptBug(instance)] as const)));
+    const sets = [
+      { predictions: predict(instances, (instance) => wrong.get(instance.instance_id)!) },
+      { predictions: predict(instances, (instance) => instance.patch) },
+    ];
+    const gradeWith = async (wholeBuilds: boolean) => {
+      const builds = { none: 0, alone: 0, whole: 0 };
+      // One tree for every task: each next task's tree holds the output the last one built.
+      const reports = await evaluateSets(instances, sets, {
+        workspaceOf: async () => builtWorkspace,
+        profileOf: built.profileOf,
+        workDir: tempDir('built-grade'),
+        concurrency: 1,
+        wholeBuilds,
+        onBuild: (build) => builds[build]++,
+      });
+      return { statuses: reports.map((report) => report.instances.map((result) => result.status)), builds };
+    };
+    const alone = await gradeWith(false);
+    expect(alone.statuses).toEqual([instances.map(() => 'unresolved'), instances.map(() => 'resolved')]);
+    expect(alone.builds).toEqual({ none: 0, alone: 2 * instances.length - 1, whole: 1 });
+    const whole = await gradeWith(true);
+    expect(whole.statuses).toEqual(alone.statuses);
+    expect(whole.builds).toEqual({ none: 0, alone: 0, whole: 2 * instances.length });
   });
 });
 
