@@ -451,6 +451,29 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
     );
 }
 
+/** The modules a file imports or requires by name (not by relative path). */
+function importedModules(text: string): string[] {
+  return [...text.matchAll(/(?:require\(\s*|\bfrom\s*|\bimport\s*\(?\s*)['"]([^'".][^'"]*)['"]/g)].map(([, name]) => name!);
+}
+
+/**
+ * The runner whose tests plain-script test files run when Node.js runs them (`node test.js`,
+ * where test.js requires tape), and the module that tells; null when they load none.
+ */
+function selfRunningRunner(facts: RepoFacts, tests: string[]): { adapter: RunnerAdapter; module: string } | null {
+  const imported = new Set(
+    facts
+      .glob(tests)
+      .slice(0, 20)
+      .flatMap((file) => importedModules(facts.read(file) ?? '')),
+  );
+  for (const adapter of allRunners()) {
+    const module = adapter.detection.selfRunning?.modules.find((name) => imported.has(name));
+    if (module) return { adapter, module };
+  }
+  return null;
+}
+
 /** The script that runs the suite: `test`, unless it is a placeholder (npm's, `echo no tests`) or absent. */
 function testScriptOf(scripts: Record<string, string>): string | null {
   return TEST_SCRIPTS.find((name) => scripts[name] !== undefined && !runsNoTest(scripts[name]!)) ?? null;
@@ -521,7 +544,7 @@ export function detect(facts: RepoFacts): Detection {
   const chosen = suiteCall(calls);
 
   const fallback = allRunners().find((adapter) => adapter.package !== undefined && adapter.package in dependencies) ?? allRunners()[0]!;
-  const adapter = chosen?.call.adapter ?? fallback;
+  let adapter = chosen?.call.adapter ?? fallback;
   const invocation: RunnerInvocation = chosen
     ? { options: chosen.call.invocation.options, positional: chosen.positional }
     : { options: [], positional: [] };
@@ -532,6 +555,12 @@ export function detect(facts: RepoFacts): Detection {
   );
   const { tests, source, args = [] } = adapter.detection.tests(invocation, facts);
   reasons.push(`tests from ${source}: ${tests.join(', ')}${args.length > 0 ? ` (${args.join(' ')})` : ''}`);
+  const selfRunning = adapter.detection.plainScripts ? selfRunningRunner(facts, tests) : null;
+  if (selfRunning) {
+    reasons.push(`runner ${selfRunning.adapter.name}: the test files run their own tests with "${selfRunning.module}"`);
+    adapter = selfRunning.adapter;
+    if (!adapter.detection.selfRunning!.nodeOptions) invocation.options = [];
+  }
 
   // The steps the suite needs first: pretest whole, and what the test script runs before the suite's call.
   const buildSteps = steps.filter((step, index) => {

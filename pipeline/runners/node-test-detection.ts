@@ -52,6 +52,7 @@ export const nodeTestDetection: RunnerDetection = {
     '--test-concurrency',
     '--test-shard',
   ],
+  selfRunning: { modules: ['node:test'], nodeOptions: true },
   tests({ positional }) {
     const inFolder = DEFAULT_FILES.map((pattern) => pattern.replace(/^\*\*\//, '**/'));
     return positionalTests(positional, inFolder) ?? { tests: DEFAULT_FILES, source: 'node --test defaults' };

@@ -14,8 +14,8 @@ const NODE_OPTIONS_WITH_VALUE = [
   '--conditions',
   '--input-type',
 ];
-/** A file that reads as a test: in a test folder, or named test, tests, spec or *.test.* / *.spec.*. */
-const TEST_FILE = /(^|\/)(tests?|specs?|__tests__)(\/|\.[cm]?[jt]s$)|[._-](test|spec)s?\.[cm]?[jt]s$/;
+/** A file that reads as a test: in a test folder, or named test, tests, spec (with or without `.js`) or *.test.* / *.spec.*. */
+const TEST_FILE = /(^|\/)(tests?|specs?|__tests__)(\/|\.[cm]?[jt]s$|$)|[._-](test|spec)s?\.[cm]?[jt]s$/;
 
 export const scriptDetection: RunnerDetection = {
   // `node [options] <test file> [arguments]`, where the file reads as a test (not a build script).
@@ -26,6 +26,7 @@ export const scriptDetection: RunnerDetection = {
   },
   optionsWithValue: NODE_OPTIONS_WITH_VALUE,
   managedOptions: ['--watch', '--watch-path', '--inspect', '--inspect-brk'],
+  plainScripts: true,
   tests({ positional }, facts) {
     return (
       positionalTests(

@@ -76,6 +76,7 @@ export const tapDetection: RunnerDetection = {
     '-t',
     '--timeout',
   ],
+  selfRunning: { modules: ['tap'], nodeOptions: false },
   tests({ positional }, facts) {
     const fromCommand = positionalTests(positional, IN_FOLDER);
     if (fromCommand) return fromCommand;

@@ -98,6 +98,14 @@ export interface RunnerDetection {
   managedOptions: string[];
   /** The suite's files: the command's own arguments first, then the runner's config files, then its defaults. */
   tests(invocation: RunnerInvocation, facts: RepoFacts): DetectedTests;
+  /** The runner runs its files as plain Node.js scripts (`node test.js`), each file one test. */
+  plainScripts?: true;
+  /**
+   * A test file that imports one of `modules` runs its own tests when Node.js runs it (`node
+   * test.js` with `require('tape')`): a test script that runs it as a plain script runs this
+   * runner's tests. `nodeOptions`: the runner takes Node.js options (`--import tsx`) as its own.
+   */
+  selfRunning?: { modules: string[]; nodeOptions: boolean };
 }
 
 /** The names a framework's test files are written in: problem statements read them to cut a repro and find the checked value. */

@@ -9,6 +9,7 @@ export const uvuDetection: RunnerDetection = {
   recognize: recognizeBins(['uvu']),
   optionsWithValue: ['-r', '--require', '-i', '--ignore', '-C', '--cwd'],
   managedOptions: ['-b', '--bail', '-c', '--color'],
+  selfRunning: { modules: ['uvu'], nodeOptions: false },
   tests({ options, positional }, facts) {
     // `uvu [dir] [pattern]`: the pattern and the ignores are regular expressions over paths relative to the folder.
     const [dir, pattern] = positional.map(normalizePath);

@@ -55,6 +55,27 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts }, files))).toMatchObject({ runner: 'script', tests: ['test/test.js', 'test/fp/index.js'] });
   });
 
+  it('reads `node test` as the file test.js, and a plain-script file that runs its own tests as a run of their runner', () => {
+    const tape = { 'test.js': "var test = require('tape')\ntest('adds', function (t) { t.end() })\n" };
+    expect(detectProfile(repo({ scripts: { test: 'standard && node test' } }, tape))).toMatchObject({ runner: 'tape', tests: ['test.js'] });
+    // node:test takes Node.js options as its own; uvu's files run under Node.js alone.
+    const nodeTest = { 'test/index.ts': "import { test } from 'node:test';\n" };
+    expect(detectProfile(repo({ scripts: { test: 'node --import tsx test/index.ts' } }, nodeTest))).toMatchObject({
+      runner: 'node-test',
+      runnerArgs: ['--import', 'tsx'],
+      tests: ['test/index.ts'],
+    });
+    const uvu = { 'tests/index.mjs': "import { test } from 'uvu';\nimport * as assert from 'uvu/assert';\ntest.run();\n" };
+    expect(detectProfile(repo({ scripts: { test: 'node -r esm tests/index.mjs' } }, uvu))).toMatchObject({
+      runner: 'uvu',
+      runnerArgs: [],
+      tests: ['tests/index.mjs'],
+    });
+    // A plain script stays one.
+    const plain = { 'test.js': "const assert = require('node:assert');\nassert.equal(1, 1);\n" };
+    expect(detectProfile(repo({ scripts: { test: 'node test' } }, plain))).toMatchObject({ runner: 'script', tests: ['test.js'] });
+  });
+
   it('keeps runner flags that shape the run and drops the ones swesynth sets', () => {
     const profile = detectProfile(
       repo({ scripts: { test: 'pnpm run test:nodejs', 'test:nodejs': 'jest --env node --coverage --ci' } }, { 'pnpm-lock.yaml': '' }),
