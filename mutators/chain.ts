@@ -50,6 +50,8 @@ export interface ChainOptions {
   existing: readonly Candidate[];
   /** The workspace's type checker, opened only when a proposal touches a TypeScript file. */
   openTypeCheck: () => TypeCheck | null;
+  /** Whether a test executes the bug's places (absent: every bug is taken as reached); sampling takes the unreached last. */
+  reached?: (sites: readonly Site[]) => boolean;
 }
 
 export interface ChainResult {
@@ -58,6 +60,8 @@ export interface ChainResult {
   funnel: OperatorFunnel[];
   /** Proposals admitted (parse-valid and new), before sampling. */
   admitted: number;
+  /** Of those, the ones in code no test executes. */
+  unreached: number;
   typeCheck: TypeCheck | null;
 }
 
@@ -80,7 +84,7 @@ export function candidateOf({ provenance, sites }: Proposal, read: (file: string
 export async function runChain(
   generators: readonly BugGenerator[],
   input: Omit<GeneratorInput, 'admitted'>,
-  { caps, seed, existing, openTypeCheck }: ChainOptions,
+  { caps, seed, existing, openTypeCheck, reached }: ChainOptions,
 ): Promise<ChainResult> {
   const screen = new Screen(input.read);
   for (const candidate of existing) screen.remember(candidate.sites);
@@ -116,13 +120,19 @@ export async function runChain(
     counts.typeValid++;
     return true;
   };
+  const isReached = new Map(admitted.map((proposal) => [proposal, reached?.(proposal.sites) ?? true]));
   const picked: Proposal[] = [];
   for (const budget of new Set(generators.map((generator) => generator.budget))) {
     const members = generators.filter((generator) => generator.budget === budget);
     const names = new Set(members.map((generator) => generator.name));
     const items = admitted
       .filter((proposal) => names.has(proposal.provenance.generator))
-      .map((proposal) => ({ operator: proposal.provenance.strategy, unitKey: proposal.unitKey, proposal }));
+      .map((proposal) => ({
+        operator: proposal.provenance.strategy,
+        unitKey: proposal.unitKey,
+        reached: isReached.get(proposal)!,
+        proposal,
+      }));
     const chosen = members[0]!.sampling === 'spread' ? selectSpread(items, caps, seed, accept) : selectRanked(items, caps, accept);
     picked.push(...chosen.map(({ proposal }) => proposal));
   }
@@ -130,5 +140,6 @@ export async function runChain(
   if (new Set(candidates.map((candidate) => candidate.bugPatch)).size !== candidates.length)
     throw new Error('two candidates have the same diff');
   for (const candidate of candidates) rows.get(rowKey(candidate.provenance.generator, candidate.provenance.strategy))!.candidates++;
-  return { candidates, funnel: [...rows.values()], admitted: admitted.length, typeCheck };
+  const unreached = [...isReached.values()].filter((value) => !value).length;
+  return { candidates, funnel: [...rows.values()], admitted: admitted.length, unreached, typeCheck };
 }

@@ -15,6 +15,7 @@ import type { MutationSettings } from '../store/records.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { repositoryGlobs, suitesOf } from '../runners/suites.js';
 import { clonesFrom } from '../sandbox/workspace.js';
+import { noticingFilesOf } from '../validation/judge.js';
 
 /**
  * The repository's source files, as the profile's globs name them: only the code of its commit
@@ -36,7 +37,7 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
   const done = store.stageSummary('mutate');
   if (done) return { stage: 'mutate', alreadyDone: true, ...done };
 
-  const { workspace, testFiles } = ctx.store.environment();
+  const { workspace, testFiles } = store.environment();
   const tests = new Set(testFiles);
   const files = await sourceFilesOf(workspace, profile, tests);
   if (files.length === 0) {
@@ -78,11 +79,17 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
     kept: [],
     report: {},
   };
-  const { candidates, funnel, admitted, typeCheck } = await runChain(generatorsFor('mutate', settings, options.combine), input, {
+  // Validation finds a bug no test executes survived without a run: with a cap on candidates, those come last.
+  const coverage = store.getMeta('coverage') ?? null;
+  const environment = store.environment();
+  const stable = store.baseline().filter((test) => test.verdict === 'stable');
+  const noticing = coverage && noticingFilesOf({ profile, environment, coverage, stable });
+  const { candidates, funnel, admitted, unreached, typeCheck } = await runChain(generatorsFor('mutate', settings, options.combine), input, {
     caps: settings,
     seed: settings.seed,
     existing: [],
     openTypeCheck: () => TypeCheck.open(workspace),
+    reached: noticing ? (sites) => noticing({ sites: [...sites] })?.length !== 0 : undefined,
   });
 
   const summary = {
@@ -90,6 +97,7 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
     excluded,
     unparsable,
     mutants: admitted,
+    unreachedMutants: unreached,
     candidates: candidates.length,
     typeCheck: typeCheck && {
       checked: typeCheck.checked,
@@ -108,6 +116,7 @@ export async function mutate(ctx: StageContext): Promise<StageResult> {
   const typeNote = typeCheck
     ? `, ${typeCheck.rejected} of ${typeCheck.checked} checked rejected by the type checker (${summary.typeCheck!.msPerMutant} ms each)`
     : '';
-  log.info(`mutate: ${admitted} mutants in ${texts.size} files${typeNote}; ${candidates.length} candidates for validation`);
+  const unreachedNote = unreached > 0 ? ` (${unreached} in code no test executes, taken last)` : '';
+  log.info(`mutate: ${admitted} mutants in ${texts.size} files${unreachedNote}${typeNote}; ${candidates.length} candidates for validation`);
   return { stage: 'mutate', alreadyDone: false, ...summary };
 }

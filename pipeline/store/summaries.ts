@@ -28,6 +28,8 @@ export const MutateSummary = z.object({
   excluded: z.record(z.string(), z.array(z.string())),
   unparsable: z.array(z.string()),
   mutants: z.number().int(),
+  /** Mutants in code no test executes, sampled last (absent in runs from before it was counted). */
+  unreachedMutants: z.number().int().optional(),
   candidates: z.number().int(),
   typeCheck: z.object({ checked: z.number().int(), rejected: z.number().int(), setupMs: z.number(), msPerMutant: z.number() }).nullable(),
 });

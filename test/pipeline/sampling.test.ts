@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { selectSpread } from '../../mutators/sampling.js';
+import { selectRanked, selectSpread } from '../../mutators/sampling.js';
 
 interface Item {
   id: number;
   operator: string;
   unitKey: string;
+  reached?: boolean;
 }
 
 /** `perUnit` items for each of `units` units, operators cycling through `operators`. */
@@ -66,5 +67,26 @@ describe('spread sampling', () => {
     const ids = (seed: number) => selectSpread(items, caps, seed, () => true).map((item) => item.id);
     expect(ids(4)).toEqual(ids(4));
     expect(ids(4)).not.toEqual(ids(5));
+  });
+});
+
+describe('code no test executes', () => {
+  // Units u0 to u5, of which u1, u3 and u5 no test reaches: validation would find their bugs survived without a run.
+  const items = pool(6, 4).map((item) => ({ ...item, reached: !['u1', 'u3', 'u5'].includes(item.unitKey) }));
+
+  it('is sampled only when the reached units are used up', () => {
+    const capped = selectSpread(items, { ...NO_CAPS, maxCandidates: 10 }, 3, () => true);
+    expect(capped).toHaveLength(10);
+    expect(capped.every((item) => item.reached)).toBe(true);
+    const more = selectSpread(items, { ...NO_CAPS, maxCandidates: 15 }, 3, () => true);
+    expect(more.filter((item) => item.reached)).toHaveLength(12);
+    expect(more.filter((item) => !item.reached)).toHaveLength(3);
+    expect(selectSpread(items, NO_CAPS, 3, () => true)).toEqual(items);
+  });
+
+  it('comes after every reached item in a ranked sample too', () => {
+    const picked = selectRanked(items, { ...NO_CAPS, maxCandidates: 14 }, () => true);
+    expect(picked.slice(0, 12).every((item) => item.reached)).toBe(true);
+    expect(picked.slice(12).map((item) => item.unitKey)).toEqual(['u1', 'u1']);
   });
 });
