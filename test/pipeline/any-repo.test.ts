@@ -70,6 +70,12 @@ const CASES = [
     run: /validate: [1-9]\d* rebuilds compiled only the changed files, 0 ran the build/,
   },
   {
+    fixture: 'self-running',
+    // `node test`: Node.js runs test.js, a plain script whose tape tests run when it runs; each test is its own.
+    detected: { runner: 'tape', tests: ['test.js'] },
+    probe: /probe: test\.js: 3 passed/,
+  },
+  {
     fixture: 'git-hooks',
     // The build installs git hooks from a tool's installed folder (husky 8): the export's task trees are git
     // repositories, where husky refuses a folder outside the tree, and their self-check must build as validation did.
