@@ -137,6 +137,15 @@ export function sourceOfRun(ctx: StageContext, searched: ReadonlyMap<string, Dif
   const issues = store.issues();
   const stableTests = store.baseline().filter((test) => test.verdict === 'stable').length;
   const { kept, curation } = curate(instances, stableTests, options.curation);
+  const { f2pShare, tier, perFunction } = curation.dropped;
+  if (kept.length < instances.length) {
+    const reasons = [
+      f2pShare > 0 ? `${f2pShare} fail over ${Math.round(options.curation.maxF2pShare * 100)}% of the ${stableTests} stable tests (--max-f2p-share)` : '',
+      tier > 0 ? `${tier} not of the tiers asked for (--difficulty)` : '',
+      perFunction > 0 ? `${perFunction} over the cap per function (--max-per-function)` : '',
+    ];
+    ctx.log.info(`export: ${instances.length - kept.length} of ${instances.length} tasks left out: ${reasons.filter(Boolean).join('; ')}`);
+  }
   // The funnel of this run, which the card and manifest summarize as yield per operator.
   const operators = statsOf(store).operators.map(({ operator, validated, kept }) => ({ operator, validated, kept }));
   return {

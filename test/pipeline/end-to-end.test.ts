@@ -317,6 +317,7 @@ describe('the whole pipeline on the bundled example', () => {
         .sort(),
     ).toEqual(expected.map((instance) => instance.instance_id).sort());
     expect(hard.stderr).toContain(`the fix resolves ${expected.length} of ${expected.length}`);
+    expect(hard.stderr).toContain(`tasks left out: ${instances.length - expected.length} not of the tiers asked for (--difficulty)`);
     expect((await swesynth(['dataset', 'verify', dir])).exitCode).toBe(0);
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(
       `Curation dropped from swesynth/example: ${instances.length - expected.length} outside the tiers asked for (hard).`,
