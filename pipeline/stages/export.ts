@@ -140,7 +140,9 @@ export function sourceOfRun(ctx: StageContext, searched: ReadonlyMap<string, Dif
   const { f2pShare, tier, perFunction } = curation.dropped;
   if (kept.length < instances.length) {
     const reasons = [
-      f2pShare > 0 ? `${f2pShare} fail over ${Math.round(options.curation.maxF2pShare * 100)}% of the ${stableTests} stable tests (--max-f2p-share)` : '',
+      f2pShare > 0
+        ? `${f2pShare} fail over ${Math.round(options.curation.maxF2pShare * 100)}% of the ${stableTests} stable tests (--max-f2p-share)`
+        : '',
       tier > 0 ? `${tier} not of the tiers asked for (--difficulty)` : '',
       perFunction > 0 ? `${perFunction} over the cap per function (--max-per-function)` : '',
     ];
