@@ -439,7 +439,12 @@ function ignoredFolders(facts: RepoFacts): Set<string> {
  */
 function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
   const ignored = ignoredFolders(facts);
-  const exists = (path: string) => ['', '.js', '.cjs', '.mjs', '/index.js'].some((suffix) => facts.read(`${path}${suffix}`) !== undefined);
+  // TypeScript's sources import each other by their output's name (`./index.js` for index.ts).
+  const typeScriptOf = (path: string) => path.replace(/\.([cm]?)js$/, '.$1ts');
+  const exists = (path: string) =>
+    ['', '.js', '.cjs', '.mjs', '/index.js', '.ts', '.tsx', '/index.ts'].some((suffix) => facts.read(`${path}${suffix}`) !== undefined) ||
+    facts.read(typeScriptOf(path)) !== undefined ||
+    facts.read(`${typeScriptOf(path)}x`) !== undefined;
   return facts
     .glob(tests)
     .slice(0, 50)
@@ -449,6 +454,10 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
         return !path.startsWith('..') && (ignored.has(path.split('/')[0]!) || !exists(path));
       }),
     );
+}
+
+function dependenciesOf(facts: RepoFacts): Record<string, string> {
+  return { ...facts.packageJson.dependencies, ...facts.packageJson.devDependencies };
 }
 
 /** The modules a file imports or requires by name (not by relative path). */
@@ -519,10 +528,10 @@ function underPackageManager(steps: Step[], scripts: Record<string, string>, ins
  * runner's own config read for the test files; the steps before it (and `pretest`) as the build.
  * Every field is a suggestion for the user to review; `reasons` says where each came from.
  */
-export function detect(facts: RepoFacts): Detection {
+export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   const { packageJson } = facts;
   const scripts = packageJson.scripts ?? {};
-  const dependencies = { ...packageJson.dependencies, ...packageJson.devDependencies };
+  const dependencies = dependenciesOf(facts);
   const reasons: string[] = [];
   const testScript = testScriptOf(scripts);
   const context: Expansion = { scripts, facts, notes: [] };
@@ -543,15 +552,26 @@ export function detect(facts: RepoFacts): Detection {
   });
   const chosen = suiteCall(calls);
 
-  const fallback = allRunners().find((adapter) => adapter.package !== undefined && adapter.package in dependencies) ?? allRunners()[0]!;
+  // A workspace package's runner may be a dependency of the root only, installed there for every package.
+  const rootDependencies = workspaceRoot ? dependenciesOf(workspaceRoot) : {};
+  const dependedOn = (among: Record<string, string>) =>
+    allRunners().find((adapter) => adapter.package !== undefined && adapter.package in among);
+  const fallback = dependedOn(dependencies) ?? dependedOn(rootDependencies) ?? allRunners()[0]!;
   let adapter = chosen?.call.adapter ?? fallback;
   const invocation: RunnerInvocation = chosen
     ? { options: chosen.call.invocation.options, positional: chosen.positional }
     : { options: [], positional: [] };
+  const why = !adapter.package
+    ? 'the default'
+    : adapter.package in dependencies
+      ? `"${adapter.package}" is a dependency`
+      : adapter.package in rootDependencies
+        ? `"${adapter.package}" is a dependency of the workspace root`
+        : 'the default';
   reasons.push(
     chosen
       ? `runner ${adapter.name}: \`${commandLine(chosen.call.step)}\` (script "${chosen.call.step.script}")`
-      : `runner ${adapter.name}: no runner call in the test script; ${adapter.package && adapter.package in dependencies ? `"${adapter.package}" is a dependency` : 'the default'}`,
+      : `runner ${adapter.name}: no runner call in the test script; ${why}`,
   );
   const { tests, source, args = [] } = adapter.detection.tests(invocation, facts);
   reasons.push(`tests from ${source}: ${tests.join(', ')}${args.length > 0 ? ` (${args.join(' ')})` : ''}`);

@@ -80,8 +80,9 @@ export async function workspaceFields(root: string, rootDetection: Detection, se
   const reasons = [`workspace of ${all.length} packages; profiles for ${chosen.length}: ${chosen.map((pkg) => pkg.path).join(', ')}`];
   const env: Record<string, string> = {};
   const packageBuilds: string[] = [];
+  const rootFacts = factsOf(root);
   const packages = chosen.map((pkg): PackageProfile => {
-    const { profile, reasons: why } = detect(factsOf(join(root, pkg.path)));
+    const { profile, reasons: why } = detect(factsOf(join(root, pkg.path)), rootFacts);
     reasons.push(...why.filter((reason) => /^(runner|tests|build)/.test(reason)).map((reason) => `${pkg.path}: ${reason}`));
     Object.assign(env, profile.env);
     if (profile.build) packageBuilds.push(`(cd ${pkg.path} && ${profile.build})`);

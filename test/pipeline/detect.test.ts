@@ -47,6 +47,10 @@ describe('profile detection', () => {
     const fromSource = { ...files, 'test.js': "const isPlain = require('./src/index.js');\n" };
     expect(detectProfile(repo({ scripts }, fromSource))).toMatchObject({ build: null, buildBeforeTests: false });
     expect(detectProfile(repo({ scripts: { ...scripts, prepare: 'husky install' } }, files))).toMatchObject({ build: null });
+    // TypeScript tests import a source by its output's name: `./index.js` is src/index.ts, no build's output.
+    const typeScript = { 'src/index.ts': '', 'src/index.spec.ts': "import { camelCase } from './index.js';\n" };
+    const vitest = { test: 'vitest', prepare: 'ts-scripts install' };
+    expect(detectProfile(repo({ scripts: vitest }, typeScript))).toMatchObject({ build: null, buildBeforeTests: false });
   });
 
   it("reads `node <path>` as Node.js finds the file it runs: with `.js` added, or a folder's index.js", () => {
@@ -74,6 +78,16 @@ describe('profile detection', () => {
     // A plain script stays one.
     const plain = { 'test.js': "const assert = require('node:assert');\nassert.equal(1, 1);\n" };
     expect(detectProfile(repo({ scripts: { test: 'node test' } }, plain))).toMatchObject({ runner: 'script', tests: ['test.js'] });
+  });
+
+  it("takes a workspace package's runner from the root's dependencies when the package names none", () => {
+    const pkg = repo({ scripts: { test: 'ts-scripts test' } }, { 'src/index.ts': '', 'src/index.spec.ts': '' });
+    const root = repo({ devDependencies: { vitest: '^1.0.1', typescript: '^5.2.2' } });
+    const { profile, reasons } = detect(pkg, root);
+    expect(profile).toMatchObject({ runner: 'vitest', tests: ['**/*.{test,spec}.?(c|m)[jt]s?(x)'] });
+    expect(reasons).toContain('runner vitest: no runner call in the test script; "vitest" is a dependency of the workspace root');
+    // The package's own runner comes first.
+    expect(detect(repo({ devDependencies: { mocha: '^10.0.0' } }), root).profile.runner).toBe('mocha');
   });
 
   it('keeps runner flags that shape the run and drops the ones swesynth sets', () => {
