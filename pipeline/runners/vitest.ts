@@ -3,12 +3,15 @@ import { parseJestJson } from './jest-json.js';
 import type { RunnerAdapter } from './types.js';
 import { allBut, fullNames } from './skip.js';
 import { vitestDetection } from './vitest-detection.js';
-import { majorOf } from './version.js';
+import { isAtLeast, majorOf } from './version.js';
 
-/** Vitest 0.x reads a hook's timeout from the config only, and rejects the flag. */
-const supportsHookTimeout = (major: number | null) => major === null || major >= 1;
-/** Vitest 0.x keeps a flag's text as it is, and the text 'false' is true; it reads a number as one. */
-const coverageOff = (major: number | null) => `--coverage.enabled=${major === 0 ? 0 : false}`;
+/**
+ * Vitest 1.3 typed its command line's options. Before it, a hook's timeout comes from the config
+ * only (the flag is rejected), and a flag's text is kept as it is, where 'false' is true; a
+ * number is read as one.
+ */
+const typedOptions = (version: string | null) => isAtLeast(version, 1, 3);
+const coverageOff = (version: string | null) => `--coverage.enabled=${typedOptions(version) ? false : 0}`;
 
 /**
  * Vitest 0.34 to 4, with the repository's own config. Its built-in JSON report leaves out what a
@@ -46,11 +49,11 @@ export const vitest: RunnerAdapter = {
         '--reporter=default',
         `--reporter=${tools.runnerFile('vitest-reporter.mjs')}`,
         `--outputFile=${reportFile}`,
-        coverageOff(major),
+        coverageOff(version),
         // The repository's config may ask to bail out, which would leave tests unreported.
         '--bail=0',
         `--testTimeout=${timeout}`,
-        ...(supportsHookTimeout(major) ? [`--hookTimeout=${timeout}`] : []),
+        ...(typedOptions(version) ? [`--hookTimeout=${timeout}`] : []),
         // Vitest runs the tests whose full name matches: titles joined by spaces, by ' > ' from vitest 5.
         ...(skip.length > 0 ? [`--testNamePattern=${allBut(fullNames(skip, (major ?? 0) >= 5 ? ' > ' : ' '))}`] : []),
         ...args,

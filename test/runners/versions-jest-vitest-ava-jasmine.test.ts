@@ -34,7 +34,8 @@ const cases: VersionCase[] = [
     source: 'src/math.js',
     extension: 'js' as const,
   })),
-  ...['0.34', '1', '2', '4'].map((major) => ({
+  // 1.0 and 1.6: the hook timeout's flag came in 1.3.
+  ...['0.34', '1.0', '1', '2', '4'].map((major) => ({
     adapter: vitest,
     fixture: `vitest-${major}`,
     source: 'src/math.ts',
