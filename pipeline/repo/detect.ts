@@ -456,6 +456,25 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
     );
 }
 
+/**
+ * The runner of a test script that calls none swesynth knows (`kcd-scripts test`): a runner the
+ * package depends on, else the one whose config file is there (a tool kit installs the runner),
+ * else one the workspace root depends on (installed there for every package), else the default.
+ */
+function fallbackRunner(facts: RepoFacts, workspaceRoot: RepoFacts | undefined): { adapter: RunnerAdapter; why: string } {
+  const dependedOn = (dependencies: Record<string, string>) =>
+    allRunners().find((adapter) => adapter.package !== undefined && adapter.package in dependencies);
+  const own = dependedOn(dependenciesOf(facts));
+  if (own) return { adapter: own, why: `"${own.package}" is a dependency` };
+  for (const adapter of allRunners()) {
+    const config = adapter.detection.configFiles?.find((file) => facts.read(file) !== undefined);
+    if (config) return { adapter, why: `its config file ${config} is there` };
+  }
+  const root = workspaceRoot && dependedOn(dependenciesOf(workspaceRoot));
+  if (root) return { adapter: root, why: `"${root.package}" is a dependency of the workspace root` };
+  return { adapter: allRunners()[0]!, why: 'the default' };
+}
+
 function dependenciesOf(facts: RepoFacts): Record<string, string> {
   return { ...facts.packageJson.dependencies, ...facts.packageJson.devDependencies };
 }
@@ -552,26 +571,15 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   });
   const chosen = suiteCall(calls);
 
-  // A workspace package's runner may be a dependency of the root only, installed there for every package.
-  const rootDependencies = workspaceRoot ? dependenciesOf(workspaceRoot) : {};
-  const dependedOn = (among: Record<string, string>) =>
-    allRunners().find((adapter) => adapter.package !== undefined && adapter.package in among);
-  const fallback = dependedOn(dependencies) ?? dependedOn(rootDependencies) ?? allRunners()[0]!;
-  let adapter = chosen?.call.adapter ?? fallback;
+  const fallback = chosen ? null : fallbackRunner(facts, workspaceRoot);
+  let adapter = chosen?.call.adapter ?? fallback!.adapter;
   const invocation: RunnerInvocation = chosen
     ? { options: chosen.call.invocation.options, positional: chosen.positional }
     : { options: [], positional: [] };
-  const why = !adapter.package
-    ? 'the default'
-    : adapter.package in dependencies
-      ? `"${adapter.package}" is a dependency`
-      : adapter.package in rootDependencies
-        ? `"${adapter.package}" is a dependency of the workspace root`
-        : 'the default';
   reasons.push(
     chosen
       ? `runner ${adapter.name}: \`${commandLine(chosen.call.step)}\` (script "${chosen.call.step.script}")`
-      : `runner ${adapter.name}: no runner call in the test script; ${why}`,
+      : `runner ${adapter.name}: no runner call in the test script; ${fallback!.why}`,
   );
   const { tests, source, args = [] } = adapter.detection.tests(invocation, facts);
   reasons.push(`tests from ${source}: ${tests.join(', ')}${args.length > 0 ? ` (${args.join(' ')})` : ''}`);

@@ -9,6 +9,7 @@ const DEFAULT_SPEC_DIR = 'spec';
 const DEFAULT_SPEC_FILES = ['**/*[sS]pec.?(m)js'];
 
 export const jasmineDetection: RunnerDetection = {
+  configFiles: CONFIG_FILES,
   recognize: recognizeBins(['jasmine'], { other: ['init', 'examples', 'help', 'version', '-h', '--help', '-v', '--version'] }),
   // Jasmine's options take their values after `=`.
   optionsWithValue: [],

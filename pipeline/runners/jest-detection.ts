@@ -53,6 +53,7 @@ function ignoredPaths(config: Record<string, unknown>, base: string): (file: str
 }
 
 export const jestDetection: RunnerDetection = {
+  configFiles: CONFIG_FILES,
   recognize: recognizeBins(['jest']),
   optionsWithValue: [
     '-c',

@@ -5,6 +5,7 @@ import type { RunnerDetection } from './types.js';
 const CONFIG_FILES = ['.mocharc.js', '.mocharc.cjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'];
 
 export const mochaDetection: RunnerDetection = {
+  configFiles: CONFIG_FILES,
   recognize: recognizeBins(['mocha', '_mocha']),
   optionsWithValue: [
     '-r',

@@ -98,6 +98,11 @@ export interface RunnerDetection {
   managedOptions: string[];
   /** The suite's files: the command's own arguments first, then the runner's config files, then its defaults. */
   tests(invocation: RunnerInvocation, facts: RepoFacts): DetectedTests;
+  /**
+   * The runner's own config files: one being there says the repository is set up for this runner
+   * when no dependency names it (a tool kit such as kcd-scripts installs it and calls it).
+   */
+  configFiles?: string[];
   /** The runner runs its files as plain Node.js scripts (`node test.js`), each file one test. */
   plainScripts?: true;
   /**

@@ -9,6 +9,7 @@ const CONFIG_FILES = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].flatMap((extension
 ]);
 
 export const vitestDetection: RunnerDetection = {
+  configFiles: CONFIG_FILES.filter((file) => file.startsWith('vitest.')),
   recognize: recognizeBins(['vitest'], { runs: ['run', 'watch', 'dev'], other: ['bench', 'typecheck', 'init', 'list'] }),
   optionsWithValue: [
     '-c',

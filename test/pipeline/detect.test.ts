@@ -90,6 +90,14 @@ describe('profile detection', () => {
     expect(detect(repo({ devDependencies: { mocha: '^10.0.0' } }), root).profile.runner).toBe('mocha');
   });
 
+  it("takes the runner whose config file is there when a tool kit's script calls it and no dependency names it", () => {
+    const kit = { scripts: { test: 'kcd-scripts test' }, devDependencies: { 'kcd-scripts': '^16.0.0' } };
+    const { profile, reasons } = detect(repo(kit, { 'jest.config.js': 'module.exports = {}\n', 'src/__tests__/a.js': '' }));
+    expect(profile.runner).toBe('jest');
+    expect(reasons).toContain('runner jest: no runner call in the test script; its config file jest.config.js is there');
+    expect(detectProfile(repo(kit, { 'vitest.config.ts': 'export default {}\n' })).runner).toBe('vitest');
+  });
+
   it('keeps runner flags that shape the run and drops the ones swesynth sets', () => {
     const profile = detectProfile(
       repo({ scripts: { test: 'pnpm run test:nodejs', 'test:nodejs': 'jest --env node --coverage --ci' } }, { 'pnpm-lock.yaml': '' }),
