@@ -600,13 +600,20 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   let build = buildSteps.length > 0 ? underPackageManager(buildSteps, scripts, install) : null;
   if (build)
     reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
-  // No build before the tests, but they load what the install's `prepare` writes: that is the build.
-  const prepare = expandScript(context, 'prepare', {}, 'pretest', [], new Set())
-    .map(unwrapTool)
-    .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? ''));
-  if (!build && prepare.length > 0 && testsLoadBuiltFiles(facts, tests)) {
-    build = underPackageManager(prepare, scripts, install);
-    reasons.push(`build: ${build} (the "prepare" script, which the install runs: the tests load files it writes)`);
+  // No build before the tests, but they load built output: what the install's `prepare` writes, else
+  // what the `build` script writes (the contributor runs it first, as the repository's CI does).
+  const loadsBuiltFiles = !build && testsLoadBuiltFiles(facts, tests);
+  for (const [name, why] of [
+    ['prepare', 'the "prepare" script, which the install runs: the tests load files it writes'],
+    ['build', 'the "build" script: the tests load files it writes, which nothing else before them does'],
+  ] as const) {
+    if (build || !loadsBuiltFiles) break;
+    const scriptSteps = expandScript(context, name, {}, 'pretest', [], new Set())
+      .map(unwrapTool)
+      .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? ''));
+    if (scriptSteps.length === 0) continue;
+    build = underPackageManager(scriptSteps, scripts, install);
+    reasons.push(`build: ${build} (${why})`);
   }
   const delegated = steps.filter((_, index) => kinds[index]!.kind === 'delegate').map(commandLine);
   if (delegated.length > 0) reasons.push(`the test script hands the tests to the workspace packages: ${delegated.join('; ')}`);

@@ -47,6 +47,14 @@ describe('profile detection', () => {
     const fromSource = { ...files, 'test.js': "const isPlain = require('./src/index.js');\n" };
     expect(detectProfile(repo({ scripts }, fromSource))).toMatchObject({ build: null, buildBeforeTests: false });
     expect(detectProfile(repo({ scripts: { ...scripts, prepare: 'husky install' } }, files))).toMatchObject({ build: null });
+    // With no prepare, the build script writes what the tests load (they are run after it, as CI does).
+    const { prepare: _prepare, ...noPrepare } = scripts;
+    const built = { ...noPrepare, build: 'node ./tools/build.js -t node' };
+    expect(detectProfile(repo({ scripts: built }, files))).toMatchObject({
+      build: 'node ./tools/build.js -t node',
+      buildBeforeTests: true,
+    });
+    expect(detectProfile(repo({ scripts: built }, fromSource))).toMatchObject({ build: null });
     // TypeScript tests import a source by its output's name: `./index.js` is src/index.ts, no build's output.
     const typeScript = { 'src/index.ts': '', 'src/index.spec.ts': "import { camelCase } from './index.js';\n" };
     const vitest = { test: 'vitest', prepare: 'ts-scripts install' };
