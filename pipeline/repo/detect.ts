@@ -602,16 +602,15 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
     reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
   // No build before the tests, but they load built output: what the install's `prepare` writes, else
   // what the `build` script writes (the contributor runs it first, as the repository's CI does).
-  const loadsBuiltFiles = !build && testsLoadBuiltFiles(facts, tests);
   for (const [name, why] of [
     ['prepare', 'the "prepare" script, which the install runs: the tests load files it writes'],
     ['build', 'the "build" script: the tests load files it writes, which nothing else before them does'],
   ] as const) {
-    if (build || !loadsBuiltFiles) break;
+    if (build) break;
     const scriptSteps = expandScript(context, name, {}, 'pretest', [], new Set())
       .map(unwrapTool)
       .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? ''));
-    if (scriptSteps.length === 0) continue;
+    if (scriptSteps.length === 0 || !testsLoadBuiltFiles(facts, tests)) continue;
     build = underPackageManager(scriptSteps, scripts, install);
     reasons.push(`build: ${build} (${why})`);
   }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { z } from 'zod';
@@ -46,7 +46,8 @@ export function parsePackageJson(text: string | undefined): PackageJson {
 export function factsOf(root: string): RepoFacts {
   const read = (file: string): string | undefined => {
     const path = join(root, file);
-    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    // A folder is no file: `require('..')` names one.
+    return existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
   };
   return {
     packageJson: parsePackageJson(read('package.json')),

@@ -55,6 +55,9 @@ describe('profile detection', () => {
       buildBeforeTests: true,
     });
     expect(detectProfile(repo({ scripts: built }, fromSource))).toMatchObject({ build: null });
+    // A test that loads a folder of the source (`require('../lib')`, its index.js) loads no build output, and no folder is read as a file.
+    const fromFolder = { ...files, 'lib/index.js': '', 'test/index.js': "const lib = require('../lib');\n" };
+    expect(detectProfile(repo({ scripts: { ...built, test: 'mocha' } }, fromFolder))).toMatchObject({ build: null });
     // TypeScript tests import a source by its output's name: `./index.js` is src/index.ts, no build's output.
     const typeScript = { 'src/index.ts': '', 'src/index.spec.ts': "import { camelCase } from './index.js';\n" };
     const vitest = { test: 'vitest', prepare: 'ts-scripts install' };
