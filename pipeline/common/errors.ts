@@ -14,6 +14,18 @@ export class UserError extends Error {
   }
 }
 
+/** A setup step (install or build) that failed, with the tail of its output for whoever can retry it another way. */
+export class SetupStepError extends UserError {
+  constructor(
+    readonly step: 'install' | 'build',
+    readonly output: string,
+    message: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
+
 /** A schema's complaints about some input, one clause each; an unknown key is named with the keys there are. */
 export function describeIssues(error: ZodError, known: readonly string[]): string {
   return error.issues

@@ -3,10 +3,11 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../common/logger.js';
-import { describeIssues, UserError } from '../common/errors.js';
+import { describeIssues, SetupStepError, UserError } from '../common/errors.js';
 import { git } from '../common/git.js';
 import { detect } from './detect.js';
 import { factsOf } from './facts.js';
+import { installRetryOf } from './package-manager.js';
 import { repositoryName } from './name.js';
 import { probe, type ProbeReport } from './probe.js';
 import { workspaceFields } from './workspace-profile.js';
@@ -105,17 +106,34 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
       );
     }
     if (!options.probe) return { path, profile, reasons, probe: null };
-    try {
-      const report = await probe({ location: url, profile, log: options.log }, join(scratch, 'probe'), { wholeSuite: false });
-      if (report.untested.length === 0) return { path, profile, reasons, probe: report };
-      const tested = { ...profile, packages: profile.packages?.filter((pkg) => !report.untested.includes(pkg.path)) };
-      reasons.push(`no test files after the build in ${report.untested.join(', ')}: left out`);
-      write(path, tested);
-      return { path, profile: tested, reasons, probe: report };
-    } catch (error) {
-      if (error instanceof UserError)
-        throw new UserError(`wrote ${path}, but it does not work yet: ${error.message}`, error.hint?.replace(/the profile/g, path));
-      throw error;
+    let probed = profile;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const report = await probe({ location: url, profile: probed, log: options.log }, join(scratch, `probe-${attempt}`), {
+          wholeSuite: false,
+        });
+        if (report.untested.length === 0) return { path, profile: probed, reasons, probe: report };
+        const tested = { ...probed, packages: probed.packages?.filter((pkg) => !report.untested.includes(pkg.path)) };
+        reasons.push(`no test files after the build in ${report.untested.join(', ')}: left out`);
+        write(path, tested);
+        return { path, profile: tested, reasons, probe: report };
+      } catch (error) {
+        // An install the user did not choose that fails in a way another install avoids is retried that way, once.
+        const retry =
+          error instanceof SetupStepError && error.step === 'install' && probed.install && !('install' in options.overrides)
+            ? installRetryOf(probed.install, error.output)
+            : null;
+        if (retry && attempt === 1) {
+          options.log.info(`init: ${retry.why}`);
+          reasons.push(`install: ${retry.why}`);
+          probed = { ...probed, install: retry.install };
+          write(path, probed);
+          continue;
+        }
+        if (error instanceof UserError)
+          throw new UserError(`wrote ${path}, but it does not work yet: ${error.message}`, error.hint?.replace(/the profile/g, path));
+        throw error;
+      }
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -53,3 +53,17 @@ export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfil
   const locked = has('package-lock.json') || has('npm-shrinkwrap.json');
   return { packageManager: 'npm', install: locked ? 'npm ci' : 'npm install' };
 }
+
+/**
+ * The install to try when `install` failed with `output`, or null. npm 7 and later refuse a tree
+ * whose peer dependencies conflict (ERESOLVE), which the npm 6 that many lockfile-less
+ * repositories were written with installed without a word: that install is npm's
+ * `--legacy-peer-deps`, as npm's own message suggests.
+ */
+export function installRetryOf(install: string, output: string): { install: string; why: string } | null {
+  if (!/^npm (ci|install)\b/.test(install) || install.includes('--legacy-peer-deps') || !/\bERESOLVE\b/.test(output)) return null;
+  return {
+    install: `${install} --legacy-peer-deps`,
+    why: "npm could not resolve the dependencies' peer dependencies (ERESOLVE): installs them as npm 6 did, with --legacy-peer-deps",
+  };
+}

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { UserError } from '../common/errors.js';
+import { SetupStepError, UserError } from '../common/errors.js';
 import { commitAll, git } from '../common/git.js';
 import { unreachableHostError } from '../repo/install-sources.js';
 import { isGitUrl } from '../repo/profile.js';
@@ -74,7 +74,9 @@ export async function installed(
       const unreachable = step === 'install' ? await unreachableHostError(workspace, result.outputTail) : null;
       if (unreachable) throw unreachable;
       const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
-      throw new UserError(
+      throw new SetupStepError(
+        step,
+        result.outputTail,
         `${step} command "${command}" ${why}:\n${result.outputTail.trim()}`,
         `fix the ${step} command in the repo profile, or the repository`,
       );

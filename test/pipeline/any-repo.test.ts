@@ -81,6 +81,13 @@ const CASES = [
     // repositories, where husky refuses a folder outside the tree, and their self-check must build as validation did.
     detected: { runner: 'node-test', build: 'hook-kit && node scripts/build.mjs', buildBeforeTests: true },
   },
+  {
+    fixture: 'peer-conflict',
+    // No lockfile, and a dev dependency whose peer range excludes the pinned version: npm refuses (ERESOLVE)
+    // what the npm 6 the repository was written with installed; init's probe sees why and installs as npm 6 did.
+    detected: { runner: 'tape', install: 'npm install --legacy-peer-deps' },
+    probe: /init: npm could not resolve the dependencies' peer dependencies \(ERESOLVE\)/,
+  },
 ];
 
 describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe, run: ran }) => {

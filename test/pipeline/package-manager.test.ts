@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../pipeline/repo/facts.js';
-import { packageManagerOf } from '../../pipeline/repo/package-manager.js';
+import { installRetryOf, packageManagerOf } from '../../pipeline/repo/package-manager.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { copyFixture, factsOfFiles } from '../helpers.js';
 
@@ -44,4 +44,18 @@ describe('package managers as the repository pins them', () => {
       expect(existsSync(join(dir, 'node_modules', 'is-number', 'package.json'))).toBe(true);
     }, 150_000);
   }
+});
+
+describe('an install that failed', () => {
+  const refused = 'npm error code ERESOLVE\nnpm error ERESOLVE unable to resolve dependency tree';
+  it('is retried as npm 6 installed when npm refused conflicting peer dependencies, once', () => {
+    expect(installRetryOf('npm install', refused)?.install).toBe('npm install --legacy-peer-deps');
+    expect(installRetryOf('npm ci', refused)?.install).toBe('npm ci --legacy-peer-deps');
+    expect(installRetryOf('npm install --legacy-peer-deps', refused)).toBeNull();
+  });
+
+  it('is not retried for other failures or other package managers', () => {
+    expect(installRetryOf('npm install', 'npm error code E404')).toBeNull();
+    expect(installRetryOf('npx -y pnpm@9 install --frozen-lockfile', refused)).toBeNull();
+  });
 });
