@@ -279,7 +279,8 @@ function expandCommands(
         .flatMap((part) => expandCommands(context, parseScript(part), name, stepEnv, phase, [], seen));
     }
     const step: Step = { env: stepEnv, words, script: name, phase };
-    const call = scriptCall(words, scripts);
+    // `c8 npm run test-api`: a coverage wrapper's script call is followed; swesynth measures coverage itself.
+    const call = scriptCall(words, scripts) ?? scriptCall(unwrapTool(step).words, scripts);
     if (!call) return followed(context, step, seen);
     return call.names.flatMap((called, position) => [
       ...expandScript(context, `pre${called}`, stepEnv, phase, [], seen),
@@ -484,20 +485,56 @@ function importedModules(text: string): string[] {
   return [...text.matchAll(/(?:require\(\s*|\bfrom\s*|\bimport\s*\(?\s*)['"]([^'".][^'"]*)['"]/g)].map(([, name]) => name!);
 }
 
+/** The files a file loads by relative path (`import './parse.js'`, `require('./util')`), as Node.js finds them. */
+function relativeImports(facts: RepoFacts, file: string): string[] {
+  return [...(facts.read(file) ?? '').matchAll(/(?:require\(\s*|\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].flatMap(
+    ([, specifier]) => {
+      const path = posix.normalize(posix.join(posix.dirname(file), specifier!));
+      const found = ['', '.js', '.mjs', '.cjs', '/index.js']
+        .map((suffix) => `${path}${suffix}`)
+        .find((candidate) => facts.read(candidate) !== undefined);
+      return found === undefined ? [] : [found];
+    },
+  );
+}
+
+/** How far an index file's imports are followed to the test files, and how many files are read at most. */
+const INDEX_DEPTH = 3;
+const INDEX_FILES = 200;
+
 /**
  * The runner whose tests plain-script test files run when Node.js runs them (`node test.js`,
- * where test.js requires tape), and the module that tells; null when they load none.
+ * where test.js requires tape), the module that tells, and the test files: an index that loads
+ * no runner but imports files that do (`import './parse.js'`) stands for those files, so that
+ * each runs alone, as the files each bug reaches. Null when they load none.
  */
-function selfRunningRunner(facts: RepoFacts, tests: string[]): { adapter: RunnerAdapter; module: string } | null {
-  const imported = new Set(
-    facts
-      .glob(tests)
-      .slice(0, 20)
-      .flatMap((file) => importedModules(facts.read(file) ?? '')),
-  );
+function selfRunningRunner(facts: RepoFacts, tests: string[]): { adapter: RunnerAdapter; module: string; files: string[] | null } | null {
+  const entries = facts.glob(tests).slice(0, 20);
   for (const adapter of allRunners()) {
-    const module = adapter.detection.selfRunning?.modules.find((name) => imported.has(name));
-    if (module) return { adapter, module };
+    const modules = adapter.detection.selfRunning?.modules ?? [];
+    const loaded = (file: string) => modules.find((name) => importedModules(facts.read(file) ?? '').includes(name));
+    const files = new Set<string>();
+    let module: string | undefined;
+    let throughIndex = false;
+    for (const entry of entries) {
+      // Breadth first from the entry: the files that load the runner, not followed further.
+      const seen = new Set([entry]);
+      for (let level = [entry], depth = 0; level.length > 0 && depth <= INDEX_DEPTH && seen.size < INDEX_FILES; depth++) {
+        const next: string[] = [];
+        for (const file of level) {
+          const found = loaded(file);
+          if (found) {
+            module ??= found;
+            files.add(file);
+            if (file !== entry) throughIndex = true;
+            continue;
+          }
+          for (const imported of relativeImports(facts, file)) if (!seen.has(imported)) (seen.add(imported), next.push(imported));
+        }
+        level = next;
+      }
+    }
+    if (module) return { adapter, module, files: throughIndex ? [...files].sort() : null };
   }
   return null;
 }
@@ -581,13 +618,19 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
       ? `runner ${adapter.name}: \`${commandLine(chosen.call.step)}\` (script "${chosen.call.step.script}")`
       : `runner ${adapter.name}: no runner call in the test script; ${fallback!.why}`,
   );
-  const { tests, source, args = [] } = adapter.detection.tests(invocation, facts);
+  const found = adapter.detection.tests(invocation, facts);
+  const { source, args = [] } = found;
+  let { tests } = found;
   reasons.push(`tests from ${source}: ${tests.join(', ')}${args.length > 0 ? ` (${args.join(' ')})` : ''}`);
   const selfRunning = adapter.detection.plainScripts ? selfRunningRunner(facts, tests) : null;
   if (selfRunning) {
     reasons.push(`runner ${selfRunning.adapter.name}: the test files run their own tests with "${selfRunning.module}"`);
     adapter = selfRunning.adapter;
     if (!adapter.detection.selfRunning!.nodeOptions) invocation.options = [];
+    if (selfRunning.files) {
+      reasons.push(`tests: the files ${tests.join(', ')} imports, which each run their own: ${selfRunning.files.join(', ')}`);
+      tests = selfRunning.files;
+    }
   }
 
   // The steps the suite needs first: pretest whole, and what the test script runs before the suite's call.

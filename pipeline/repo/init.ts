@@ -13,6 +13,9 @@ import { probe, type ProbeReport } from './probe.js';
 import { workspaceFields } from './workspace-profile.js';
 import { isGitUrl, RepoProfile, slugOf } from './profile.js';
 
+/** Each retry mends one way an install fails (peer conflicts, a stale lockfile); a repository may have both. */
+const INSTALL_RETRIES_AT_MOST = 2;
+
 export interface InitOptions {
   commit?: string;
   name?: string;
@@ -118,12 +121,12 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
         write(path, tested);
         return { path, profile: tested, reasons, probe: report };
       } catch (error) {
-        // An install the user did not choose that fails in a way another install avoids is retried that way, once.
+        // An install the user did not choose that fails in a way another install avoids is retried that way.
         const retry =
           error instanceof SetupStepError && error.step === 'install' && probed.install && !('install' in options.overrides)
             ? installRetryOf(probed.install, error.output)
             : null;
-        if (retry && attempt === 1) {
+        if (retry && attempt <= INSTALL_RETRIES_AT_MOST) {
           options.log.info(`init: ${retry.why}`);
           reasons.push(`install: ${retry.why}`);
           probed = { ...probed, install: retry.install };

@@ -54,16 +54,27 @@ export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfil
   return { packageManager: 'npm', install: locked ? 'npm ci' : 'npm install' };
 }
 
-/**
- * The install to try when `install` failed with `output`, or null. npm 7 and later refuse a tree
- * whose peer dependencies conflict (ERESOLVE), which the npm 6 that many lockfile-less
- * repositories were written with installed without a word: that install is npm's
- * `--legacy-peer-deps`, as npm's own message suggests.
- */
-export function installRetryOf(install: string, output: string): { install: string; why: string } | null {
-  if (!/^npm (ci|install)\b/.test(install) || install.includes('--legacy-peer-deps') || !/\bERESOLVE\b/.test(output)) return null;
-  return {
-    install: `${install} --legacy-peer-deps`,
+/** Installs that fail on this machine for a reason another install of the same tree avoids, and that install. */
+const INSTALL_RETRIES: Array<{ failed: RegExp; output: RegExp; retry: (install: string) => string; why: string }> = [
+  {
+    // npm 7 and later refuse a tree whose peer dependencies conflict, which the npm 6 that many
+    // lockfile-less repositories were written with installed without a word; npm's message suggests this.
+    failed: /^npm (ci|install)\b(?!.*--legacy-peer-deps)/,
+    output: /\bERESOLVE\b/,
+    retry: (install) => `${install} --legacy-peer-deps`,
     why: "npm could not resolve the dependencies' peer dependencies (ERESOLVE): installs them as npm 6 did, with --legacy-peer-deps",
-  };
+  },
+  {
+    // A package.json changed without its lockfile: what a contributor's `npm install` does with it.
+    failed: /^npm ci\b/,
+    output: /can only install packages when your package\.json and package-lock\.json( or npm-shrinkwrap\.json)? are in sync/,
+    retry: (install) => install.replace(/^npm ci\b/, 'npm install'),
+    why: 'the lockfile does not match package.json, which npm ci refuses: installs with npm install, as a contributor would',
+  },
+];
+
+/** The install to try when `install` failed with `output`, and why; null when none would do better. */
+export function installRetryOf(install: string, output: string): { install: string; why: string } | null {
+  const rule = INSTALL_RETRIES.find(({ failed, output: shows }) => failed.test(install) && shows.test(output));
+  return rule ? { install: rule.retry(install), why: rule.why } : null;
 }

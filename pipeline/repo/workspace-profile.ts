@@ -70,6 +70,11 @@ export async function workspaceFields(root: string, rootDetection: Detection, se
     return { packages: null, build: null, env: {}, reasons: [reason], repositories };
   }
   const chosen = all.filter((pkg) => matches(pkg, selectors));
+  // No package has tests of its own, and the root's tests sit outside them: they test the packages together.
+  if (chosen.length === 0 && selectors.length === 0 && rootDetection.suiteFiles.length > 0) {
+    const reason = `no workspace package has tests of its own; the root's test script runs ${rootProfile.runner} over its ${rootDetection.suiteFiles.length} test files: one suite at the root`;
+    return { packages: null, build: null, env: {}, reasons: [reason], repositories };
+  }
   if (chosen.length === 0) {
     const listed = all.map((pkg) => `${pkg.name} (${pkg.path}${pkg.hasTests ? '' : ', no tests'})`).join(', ');
     throw new UserError(

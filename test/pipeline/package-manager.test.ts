@@ -54,6 +54,13 @@ describe('an install that failed', () => {
     expect(installRetryOf('npm install --legacy-peer-deps', refused)).toBeNull();
   });
 
+  it('is retried with npm install when the lockfile does not match package.json', () => {
+    const stale =
+      'npm error `npm ci` can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync.';
+    expect(installRetryOf('npm ci', stale)?.install).toBe('npm install');
+    expect(installRetryOf('npm install', stale)).toBeNull();
+  });
+
   it('is not retried for other failures or other package managers', () => {
     expect(installRetryOf('npm install', 'npm error code E404')).toBeNull();
     expect(installRetryOf('npx -y pnpm@9 install --frozen-lockfile', refused)).toBeNull();
