@@ -490,9 +490,9 @@ function relativeImports(facts: RepoFacts, file: string): string[] {
   return [...(facts.read(file) ?? '').matchAll(/(?:require\(\s*|\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].flatMap(
     ([, specifier]) => {
       const path = posix.normalize(posix.join(posix.dirname(file), specifier!));
-      const found = ['', '.js', '.mjs', '.cjs', '/index.js']
-        .map((suffix) => `${path}${suffix}`)
-        .find((candidate) => facts.read(candidate) !== undefined);
+      // TypeScript imports a module by its output's name (`./parse.js` for parse.ts).
+      const candidates = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '/index.js', '/index.ts'].map((suffix) => `${path}${suffix}`);
+      const found = [...candidates, path.replace(/\.([cm]?)js$/, '.$1ts')].find((candidate) => facts.read(candidate) !== undefined);
       return found === undefined ? [] : [found];
     },
   );

@@ -91,6 +91,22 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: { test: 'node test' } }, plain))).toMatchObject({ runner: 'script', tests: ['test.js'] });
   });
 
+  it('follows a coverage wrapper into the script it calls, and reads an index that imports self-running test files as those files', () => {
+    const files = {
+      'test/index.js': "import './parse.js'\nimport './format/index.js'\n",
+      'test/parse.js': "import test from 'node:test'\nimport { parse } from '../lib/parse.js'\n",
+      'test/format/index.js': "import './width.js'\n",
+      'test/format/width.ts': "import test from 'node:test'\n",
+      'lib/parse.js': '',
+    };
+    const scripts = { test: 'c8 --100 --reporter lcov npm run test-api', 'test-api': 'node --conditions development test/index.js' };
+    expect(detectProfile(repo({ scripts }, files))).toMatchObject({
+      runner: 'node-test',
+      runnerArgs: ['--conditions', 'development'],
+      tests: ['test/format/width.ts', 'test/parse.js'],
+    });
+  });
+
   it("takes a workspace package's runner from the root's dependencies when the package names none", () => {
     const pkg = repo({ scripts: { test: 'ts-scripts test' } }, { 'src/index.ts': '', 'src/index.spec.ts': '' });
     const root = repo({ devDependencies: { vitest: '^1.0.1', typescript: '^5.2.2' } });

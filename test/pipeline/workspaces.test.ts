@@ -91,6 +91,25 @@ describe('workspace discovery', () => {
   });
 });
 
+describe('a workspace whose packages have no tests of their own', () => {
+  it("takes the root's suite, which tests them together", async () => {
+    const root = repo({
+      'package.json': { workspaces: ['packages/*'], scripts: { test: 'node --test test/' } },
+      'packages/words/package.json': { name: 'words', main: 'index.js' },
+      'packages/words/index.js': 'exports.count = (text) => text.split(" ").length;\n',
+      'test/words.test.js': "const test = require('node:test');\n",
+    });
+    const init = await swesynth(['init', root, '--repos', tempDir('repos'), '--no-probe', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const profile = RepoProfile.parse(JSON.parse(init.stdout));
+    expect(profile.packages).toEqual([]);
+    expect(profile).toMatchObject({ runner: 'node-test', tests: expect.arrayContaining(['test/**/*.test.?(c|m)js']) });
+    expect(init.stderr).toContain(
+      "no workspace package has tests of its own; the root's test script runs node-test over 1 test file at the root: one suite there",
+    );
+  });
+});
+
 /** The npm-workspace fixture: package a tested with mocha, package b (which imports a) with vitest. */
 const workspaceProfile = (url: string) => ({
   name: 'local/npm-workspace',
