@@ -529,7 +529,9 @@ function selfRunningRunner(facts: RepoFacts, tests: string[]): { adapter: Runner
             if (file !== entry) throughIndex = true;
             continue;
           }
-          for (const imported of relativeImports(facts, file)) if (!seen.has(imported)) (seen.add(imported), next.push(imported));
+          const unseen = relativeImports(facts, file).filter((imported) => !seen.has(imported));
+          for (const imported of unseen) seen.add(imported);
+          next.push(...unseen);
         }
         level = next;
       }
