@@ -8,7 +8,7 @@ import { onInterrupt, unlessInterrupted } from './interrupt.js';
 import { withHeapLimit } from './memory.js';
 import type { Command, Toolchain } from './types.js';
 import { tarOf } from './tar.js';
-import type { ExecResult, Sandbox } from './types.js';
+import { type ExecResult, outputEnds, type Sandbox } from './types.js';
 
 /** Every container swesynth starts carries this label, and its owner's host and process id. */
 export const LABEL = 'swesynth';
@@ -19,7 +19,6 @@ export const CONTAINER_ROOT = '/testbed';
 export const CONTAINER_RUNNER_FILES = '/opt/swesynth/runners';
 /** Where an environment image keeps the Node.js the repository asks for, when the base image's is not it. */
 export const CONTAINER_NODE_BIN = '/opt/swesynth/node/bin';
-const TAIL_BYTES = 4000;
 const runnerFileInContainer = (name: string): string => posix.join(CONTAINER_RUNNER_FILES, name);
 
 /** The Node.js version of an image built from an official Node.js image, which names it in its environment. */
@@ -214,10 +213,16 @@ export class DockerSandbox implements Sandbox {
       () => null,
     );
     const outOfMemory = !timedOut && exitCode !== 0 && (await this.memoryKilled());
-    const outputTail = output.slice(-TAIL_BYTES);
+
     // An exec'd process leads its own process group; one ended by signal n exits, as Docker reports it, with 128 + n.
     const signal = !timedOut && exitCode !== null && exitCode > 128 ? signalNamed(exitCode - 128) : undefined;
-    const ended = { exitCode: timedOut ? null : exitCode, timedOut, durationMs: performance.now() - started, outputTail, outOfMemory };
+    const ended = {
+      exitCode: timedOut ? null : exitCode,
+      timedOut,
+      durationMs: performance.now() - started,
+      ...outputEnds(output),
+      outOfMemory,
+    };
     return signal ? { ...ended, signal } : ended;
   }
 

@@ -6,9 +6,8 @@ import { reporterPath } from '../common/paths.js';
 import { onInterrupt, unlessInterrupted } from './interrupt.js';
 import { withHeapLimit } from './memory.js';
 import type { NodeRuntime } from './node-runtime.js';
-import { type Command, type ExecResult, SANDBOX_ENV, type Sandbox, type Toolchain } from './types.js';
+import { type Command, type ExecResult, outputEnds, SANDBOX_ENV, type Sandbox, type Toolchain } from './types.js';
 
-const TAIL_BYTES = 4000;
 /** coreutils `timeout` outlives a killed swesynth and takes the mutant's whole process group down. */
 const WATCHDOG = existsSync('/usr/bin/timeout') ? '/usr/bin/timeout' : null;
 const COPY_SKIPPED = new Set(['node_modules', '.git']);
@@ -74,13 +73,12 @@ class WarmServer {
     clearTimeout(timer);
     this.onAnswer = undefined;
     if (how === 'timeout') this.close();
-    const outputTail = this.output.replace(this.marker, '').slice(-TAIL_BYTES);
     const ended = how === 'answered' || how === 'timeout' ? null : how;
     return {
       exitCode: how === 'answered' ? 0 : (ended?.code ?? null),
       timedOut: how === 'timeout',
       durationMs: performance.now() - started,
-      outputTail,
+      ...outputEnds(this.output.replace(this.marker, '')),
       ...(ended?.signal ? { signal: ended.signal } : {}),
     };
   }
@@ -253,7 +251,7 @@ export class LocalSandbox implements Sandbox {
       exitCode: result.exitCode ?? null,
       timedOut,
       durationMs: performance.now() - started,
-      outputTail: output.slice(-TAIL_BYTES),
+      ...outputEnds(output),
       ...(result.signal ? { signal: result.signal } : {}),
     };
   }

@@ -33,6 +33,8 @@ export interface ExecResult {
   durationMs: number;
   /** The end of the combined output, for error messages. */
   outputTail: string;
+  /** The start of the combined output when the tail does not hold it all: where a tool says why it stopped before a usage dump. */
+  outputHead?: string;
   /** The sandbox's memory limit ended a process of the command (the kernel's kill, which V8 does not report). */
   outOfMemory?: boolean;
   /**
@@ -58,4 +60,14 @@ export interface Sandbox {
   writeFile(path: string, text: string): Promise<void>;
   readFile(path: string): Promise<string>;
   dispose(): Promise<void>;
+}
+
+/** How much of a command's output a result keeps: its end, and its start when the end does not hold it. */
+const TAIL_BYTES = 4000;
+const HEAD_BYTES = 2000;
+
+export function outputEnds(output: string): Pick<ExecResult, 'outputTail' | 'outputHead'> {
+  return output.length > TAIL_BYTES
+    ? { outputTail: output.slice(-TAIL_BYTES), outputHead: output.slice(0, HEAD_BYTES) }
+    : { outputTail: output };
 }

@@ -76,7 +76,7 @@ export async function installed(
       const why = result.timedOut ? `timed out after ${profile.timeouts.installMs} ms` : `exited with code ${result.exitCode}`;
       throw new SetupStepError(
         step,
-        result.outputTail,
+        [result.outputHead, result.outputTail].filter((part) => part !== undefined).join('\n…\n'),
         `${step} command "${command}" ${why}:\n${result.outputTail.trim()}`,
         `fix the ${step} command in the repo profile, or the repository`,
       );

@@ -78,6 +78,17 @@ describe('init', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ commit: (await git('rev-parse', 'HEAD')).stdout, install: 'npm install' });
   });
 
+  it('installs with npm install when the lockfile no longer matches package.json, which npm ci refuses', async () => {
+    const repo = copyFixture('self-running');
+    const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ ...manifest, dependencies: { 'is-number': '7.0.0' } }, null, 2));
+    const result = await swesynth(['init', repo, '--repos', tempDir('repos'), '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ install: 'npm install' });
+    expect(result.stderr).toContain('init: the lockfile does not match package.json, which npm ci refuses');
+    expect(result.stderr).toMatch(/probe: test\.js: 3 passed/);
+  });
+
   it('refuses a folder that is not a JavaScript package', async () => {
     const result = await swesynth(['init', tempDir('empty'), '--repos', tempDir('repos')]);
     expect(result.exitCode).toBe(1);
