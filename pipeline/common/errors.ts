@@ -14,7 +14,7 @@ export class UserError extends Error {
   }
 }
 
-/** A setup step (install or build) that failed, with the tail of its output for whoever can retry it another way. */
+/** A setup step (install or build) that failed, with the start and end of its output, for whoever can retry it another way. */
 export class SetupStepError extends UserError {
   constructor(
     readonly step: 'install' | 'build',

@@ -450,8 +450,8 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
     .glob(tests)
     .slice(0, 50)
     .some((file) =>
-      [...(facts.read(file) ?? '').matchAll(/(?:require\(|import\(|from\s)\s*['"](\.{1,2}\/[^'"]+)['"]/g)].some(([, specifier]) => {
-        const path = posix.normalize(posix.join(posix.dirname(file), specifier!));
+      relativeSpecifiers(facts.read(file) ?? '').some((specifier) => {
+        const path = posix.normalize(posix.join(posix.dirname(file), specifier));
         return !path.startsWith('..') && (ignored.has(path.split('/')[0]!) || !exists(path));
       }),
     );
@@ -480,22 +480,30 @@ function dependenciesOf(facts: RepoFacts): Record<string, string> {
   return { ...facts.packageJson.dependencies, ...facts.packageJson.devDependencies };
 }
 
+/** What a file imports or requires: `from 'x'`, `import 'x'`, `import('x')`, `require('x')`. */
+function specifiers(text: string): string[] {
+  return [...text.matchAll(/(?:\brequire\(\s*|\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map(([, specifier]) => specifier!);
+}
+
 /** The modules a file imports or requires by name (not by relative path). */
 function importedModules(text: string): string[] {
-  return [...text.matchAll(/(?:require\(\s*|\bfrom\s*|\bimport\s*\(?\s*)['"]([^'".][^'"]*)['"]/g)].map(([, name]) => name!);
+  return specifiers(text).filter((specifier) => !specifier.startsWith('.'));
+}
+
+/** The paths a file imports or requires relative to itself (`./parse.js`, `../lib`). */
+function relativeSpecifiers(text: string): string[] {
+  return specifiers(text).filter((specifier) => /^\.{1,2}\//.test(specifier));
 }
 
 /** The files a file loads by relative path (`import './parse.js'`, `require('./util')`), as Node.js finds them. */
 function relativeImports(facts: RepoFacts, file: string): string[] {
-  return [...(facts.read(file) ?? '').matchAll(/(?:require\(\s*|\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].flatMap(
-    ([, specifier]) => {
-      const path = posix.normalize(posix.join(posix.dirname(file), specifier!));
-      // TypeScript imports a module by its output's name (`./parse.js` for parse.ts).
-      const candidates = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '/index.js', '/index.ts'].map((suffix) => `${path}${suffix}`);
-      const found = [...candidates, path.replace(/\.([cm]?)js$/, '.$1ts')].find((candidate) => facts.read(candidate) !== undefined);
-      return found === undefined ? [] : [found];
-    },
-  );
+  return relativeSpecifiers(facts.read(file) ?? '').flatMap((specifier) => {
+    const path = posix.normalize(posix.join(posix.dirname(file), specifier));
+    // TypeScript imports a module by its output's name (`./parse.js` for parse.ts).
+    const candidates = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '/index.js', '/index.ts'].map((suffix) => `${path}${suffix}`);
+    const found = [...candidates, path.replace(/\.([cm]?)js$/, '.$1ts')].find((candidate) => facts.read(candidate) !== undefined);
+    return found === undefined ? [] : [found];
+  });
 }
 
 /** How far an index file's imports are followed to the test files, and how many files are read at most. */

@@ -60,7 +60,7 @@ const INSTALL_RETRIES: Array<{ failed: RegExp; output: RegExp; retry: (install: 
     // npm 7 and later refuse a tree whose peer dependencies conflict, which the npm 6 that many
     // lockfile-less repositories were written with installed without a word; npm's message suggests this.
     failed: /^npm (ci|install)\b(?!.*--legacy-peer-deps)/,
-    output: /\bERESOLVE\b/,
+    output: /npm (?:ERR!|error) code ERESOLVE/,
     retry: (install) => `${install} --legacy-peer-deps`,
     why: "npm could not resolve the dependencies' peer dependencies (ERESOLVE): installs them as npm 6 did, with --legacy-peer-deps",
   },
