@@ -82,6 +82,7 @@ const CHECKS = new Set([
   'knip',
   'biome',
   'oxlint',
+  'oxfmt',
   'type-coverage',
   'check-dts',
   'echo',
@@ -415,7 +416,10 @@ function classify(step: Step): StepKind {
     const task = rest.find((word) => !word.startsWith('-') && word !== 'run' && word !== 'run-many' && word !== 'exec');
     const everyPackage = rest.some((word) => /^(--workspaces?|-ws|-r|--recursive|--filter)/.test(word)) || rest[0] === 'workspaces';
     if (DELEGATES.has(head) || everyPackage) {
-      return task !== undefined && /test|spec/.test(task) ? { kind: 'delegate' } : { kind: 'build' };
+      // `pnpm -r exec node --test`: every package runs the command after `exec`, here a runner.
+      const exec = rest.indexOf('exec');
+      const runsRunner = exec !== -1 && classify({ ...step, words: rest.slice(exec + 1) }).kind === 'runner';
+      return runsRunner || (task !== undefined && /test|spec/.test(task)) ? { kind: 'delegate' } : { kind: 'build' };
     }
     return { kind: 'check' };
   }
@@ -583,7 +587,7 @@ function suiteCall(calls: RunnerCall[]): { call: RunnerCall; positional: string[
  */
 function underPackageManager(steps: Step[], scripts: Record<string, string>, install: string | null): string {
   const build = steps.map(commandLine).join(' && ');
-  const yarnClassic = /^npx -y yarn@1\S*/.exec(install ?? '')?.[0];
+  const yarnClassic = /^npx -y (?:--force )?yarn@1\S*/.exec(install ?? '')?.[0];
   const fromFiles = steps.some((step) => scripts[step.script] === undefined);
   return yarnClassic && fromFiles ? `${yarnClassic} exec -- sh -c ${commandLine({ env: {}, words: [build] })}` : build;
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RepoFacts } from './facts.js';
 import type { RepoProfile } from './profile.js';
 
@@ -5,9 +6,9 @@ import type { RepoProfile } from './profile.js';
  * The registry npm is set up with, read when the command runs (inside the sandbox, so a
  * profile never holds a host), without the trailing slash that package managers' URLs add again.
  */
-const WITH_NPM_REGISTRY = 'registry=$(npm config get registry) && registry=${registry%/} &&';
+const withNpmRegistry = (force: string) => `registry=$(npm config get registry${force}) && registry=\${registry%/} &&`;
 /** Package managers that corepack fetches come from npm's registry, without asking first. */
-const COREPACK = 'COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_NPM_REGISTRY=$registry npx -y corepack';
+const corepackWith = (npx: string) => `COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_NPM_REGISTRY=$registry ${npx} corepack`;
 
 /** The major version that wrote a yarn 2+ lockfile (`__metadata: version: 8`), to run when none is pinned. */
 function yarnMajorOf(lockfile: string): string {
@@ -23,18 +24,48 @@ function pnpmMajorOf(lockfile: string): string {
   return major >= 9 ? '9' : major >= 6 ? '8' : minor >= 4 ? '7' : '6';
 }
 
+const DevEngine = z.object({ name: z.string(), version: z.string().optional() });
+/** package.json's `devEngines.packageManager`: one entry or a list; a malformed one reads as absent. */
+const DevEngines = z
+  .object({
+    devEngines: z
+      .object({ packageManager: z.union([DevEngine, z.array(DevEngine)]).optional() })
+      .optional()
+      .catch(undefined),
+  })
+  .loose();
+
 /**
- * The package manager and its install command. A `packageManager` field pins the manager and
- * its version; otherwise the lockfile tells which one, and which major version wrote it.
- * pnpm and yarn 2+ run at that version, fetched from npm's registry.
+ * The package manager a repository declares, with the version to run: the `packageManager`
+ * field, else `devEngines.packageManager` (whose version may be a range: its major is run).
+ */
+function declaredManager(facts: RepoFacts): { name: string; version: string | null; devEngines: boolean } | null {
+  const field = /^(npm|pnpm|yarn)@([\w.-]+)/.exec(facts.packageJson.packageManager ?? '');
+  if (field) return { name: field[1]!, version: field[2]!.replace(/-\d+$/, ''), devEngines: false };
+  const parsed = DevEngines.safeParse(facts.packageJson);
+  const entries = [parsed.success ? (parsed.data.devEngines?.packageManager ?? []) : []].flat();
+  const entry = entries.find(({ name }) => ['npm', 'pnpm', 'yarn'].includes(name));
+  if (!entry) return null;
+  const exact = /^\d+\.\d+\.\d+$/.test(entry.version ?? '');
+  return { name: entry.name, version: exact ? entry.version! : (/\d+/.exec(entry.version ?? '')?.[0] ?? null), devEngines: true };
+}
+
+/**
+ * The package manager and its install command. A `packageManager` field (or `devEngines`) pins
+ * the manager and its version; otherwise the lockfile tells which one, and which major version
+ * wrote it. pnpm and yarn 2+ run at that version, fetched from npm's registry.
  */
 export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfile['packageManager']; install: string | null } {
-  const declared = /^(npm|pnpm|yarn)@([\w.-]+)/.exec(facts.packageJson.packageManager ?? '');
+  const declared = declaredManager(facts);
   const has = (file: string) => facts.rootFiles.includes(file);
-  const manager = declared?.[1] ?? (has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm');
-  const version = declared?.[2]?.replace(/-\d+$/, '') ?? null;
+  const manager = declared?.name ?? (has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm');
+  const version = declared?.version ?? null;
+  // npm 10.9 and later refuse to run at all (npx and `npm config` included) in a project whose devEngines
+  // names another package manager, unless forced; here npm only fetches that manager and starts it.
+  const force = declared?.devEngines && manager !== 'npm' ? ' --force' : '';
+  const npx = `npx -y${force}`;
   if (manager === 'pnpm') {
-    const pnpm = `npx -y pnpm@${version ?? pnpmMajorOf(facts.read('pnpm-lock.yaml') ?? '')} install`;
+    const pnpm = `${npx} pnpm@${version ?? pnpmMajorOf(facts.read('pnpm-lock.yaml') ?? '')} install`;
     return { packageManager: 'pnpm', install: has('pnpm-lock.yaml') ? `${pnpm} --frozen-lockfile` : pnpm };
   }
   if (manager === 'yarn') {
@@ -43,11 +74,11 @@ export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfil
     if (classic) {
       // Yarn 1 refuses to install when a dev tool asks for a newer Node than the tests need.
       const frozen = has('yarn.lock') ? ' --frozen-lockfile' : '';
-      return { packageManager: 'yarn', install: `npx -y yarn@${version ?? '1'} install${frozen} --ignore-engines` };
+      return { packageManager: 'yarn', install: `${npx} yarn@${version ?? '1'} install${frozen} --ignore-engines` };
     }
     // The runners resolve packages from node_modules, so yarn links them there instead of its Plug'n'Play.
     const settings = 'YARN_NPM_REGISTRY_SERVER=$registry YARN_NODE_LINKER=node-modules';
-    const yarn = `${WITH_NPM_REGISTRY} ${settings} ${COREPACK} yarn@${version ?? yarnMajorOf(lockfile)} install`;
+    const yarn = `${withNpmRegistry(force)} ${settings} ${corepackWith(npx)} yarn@${version ?? yarnMajorOf(lockfile)} install`;
     return { packageManager: 'yarn', install: has('yarn.lock') ? `${yarn} --immutable` : yarn };
   }
   const locked = has('package-lock.json') || has('npm-shrinkwrap.json');

@@ -107,6 +107,15 @@ describe('profile detection', () => {
     });
   });
 
+  it('reads a command every workspace package runs through `exec` as handing them the tests, not as a build', () => {
+    const scripts = { test: 'tsc -b && oxfmt --check && pnpm --recursive exec node --test --test-reporter=dot && node --test site/' };
+    const { profile, reasons } = detect(repo({ scripts }));
+    expect(profile.build).toBe('tsc -b');
+    expect(reasons).toContain(
+      'the test script hands the tests to the workspace packages: pnpm --recursive exec node --test --test-reporter=dot',
+    );
+  });
+
   it("takes a workspace package's runner from the root's dependencies when the package names none", () => {
     const pkg = repo({ scripts: { test: 'ts-scripts test' } }, { 'src/index.ts': '', 'src/index.spec.ts': '' });
     const root = repo({ devDependencies: { vitest: '^1.0.1', typescript: '^5.2.2' } });

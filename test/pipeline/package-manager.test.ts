@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../pipeline/repo/facts.js';
@@ -44,6 +44,30 @@ describe('package managers as the repository pins them', () => {
       expect(existsSync(join(dir, 'node_modules', 'is-number', 'package.json'))).toBe(true);
     }, 150_000);
   }
+});
+
+describe('a package manager declared in devEngines', () => {
+  it('runs the version it names, its major for a range, with npm forced to start it', () => {
+    const declaring = (version: string) => factsOfFiles({ devEngines: { packageManager: { name: 'pnpm', version } } });
+    expect(packageManagerOf(declaring('9.8.0')).install).toBe('npx -y --force pnpm@9.8.0 install');
+    expect(packageManagerOf(declaring('^10.4.0')).install).toBe('npx -y --force pnpm@10 install');
+    const yarn = packageManagerOf(factsOfFiles({ devEngines: { packageManager: [{ name: 'yarn', version: '4.5.0' }] } })).install;
+    expect(yarn).toContain('$(npm config get registry --force)');
+    expect(yarn).toMatch(/ npx -y --force corepack yarn@4\.5\.0 install$/);
+    expect(packageManagerOf(factsOfFiles({ devEngines: { packageManager: { name: 'npm' } } })).install).toBe('npm install');
+  });
+
+  it('installs a repository whose devEngines names pnpm, where npm refuses to start anything unforced', async () => {
+    const dir = copyFixture('pnpm');
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const { packageManager, ...rest } = manifest;
+    const devEngines = { packageManager: { name: 'pnpm', version: String(packageManager).split('@')[1] } };
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...rest, devEngines }, null, 2));
+    const { install } = packageManagerOf(factsOf(dir));
+    const result = await LocalSandbox.at(dir).exec(install!, { timeoutMs: 120_000 });
+    expect(result.exitCode, result.outputTail).toBe(0);
+    expect(existsSync(join(dir, 'node_modules', 'is-number', 'package.json'))).toBe(true);
+  }, 150_000);
 });
 
 describe('an install that failed', () => {
