@@ -111,3 +111,16 @@ export function loadProfile(path: string): { profile: RepoProfile; location: str
 export function slugOf(profile: RepoProfile): string {
   return profile.name.replace('/', '__');
 }
+
+/**
+ * The setup steps as they run, install then build. The install runs without NODE_OPTIONS: the
+ * test script's (`NODE_OPTIONS='--loader=esmock' ava`) load packages the install has yet to put
+ * in node_modules, and every Node.js process of the install would fail to start.
+ */
+export function setupSteps(profile: RepoProfile): Array<{ step: 'install' | 'build'; command: string }> {
+  const install = profile.install && profile.env.NODE_OPTIONS !== undefined ? `unset NODE_OPTIONS; ${profile.install}` : profile.install;
+  return [
+    { step: 'install' as const, command: install },
+    { step: 'build' as const, command: profile.build },
+  ].filter((entry): entry is { step: 'install' | 'build'; command: string } => entry.command !== null);
+}

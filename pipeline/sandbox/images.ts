@@ -8,7 +8,7 @@ import { UserError } from '../common/errors.js';
 import { Progress } from '../common/progress.js';
 import { reporterPath } from '../common/paths.js';
 import { unreachableHostError } from '../repo/install-sources.js';
-import type { RepoProfile } from '../repo/profile.js';
+import { type RepoProfile, setupSteps } from '../repo/profile.js';
 import { CONTAINER_NODE_BIN, CONTAINER_ROOT, CONTAINER_RUNNER_FILES, createOwnedContainer, LABEL, removeOwnedContainer } from './docker.js';
 import { nodeRuntime, type NodeRuntime } from './node-runtime.js';
 import { SANDBOX_ENV } from './types.js';
@@ -55,7 +55,7 @@ function dockerfile(base: string, profile: RepoProfile, node: NodeRuntime | null
     `COPY runners ${CONTAINER_RUNNER_FILES}`,
     `COPY repo ${CONTAINER_ROOT}`,
     `WORKDIR ${CONTAINER_ROOT}`,
-    ...[profile.install, profile.build].filter((command) => command !== null).map((command) => `RUN ${command}`),
+    ...setupSteps(profile).map(({ command }) => `RUN ${command}`),
   ];
   return `${lines.join('\n')}\n`;
 }

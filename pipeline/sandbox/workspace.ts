@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { SetupStepError, UserError } from '../common/errors.js';
 import { commitAll, git } from '../common/git.js';
 import { unreachableHostError } from '../repo/install-sources.js';
-import { isGitUrl } from '../repo/profile.js';
+import { isGitUrl, setupSteps } from '../repo/profile.js';
 import type { Logger } from '../common/logger.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { connectEngine } from './docker.js';
@@ -63,11 +63,7 @@ export async function installed(
 ): Promise<{ sandbox: LocalSandbox; node: string }> {
   const node = await nodeRuntime(profile.node, log.info);
   const sandbox = LocalSandbox.at(workspace, profile.env, node);
-  for (const [step, command] of [
-    ['install', profile.install],
-    ['build', profile.build],
-  ] as const) {
-    if (!command) continue;
+  for (const { step, command } of setupSteps(profile)) {
     log.info(`setup: ${step}: ${command}`);
     const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
     if (result.timedOut || result.exitCode !== 0) {

@@ -89,6 +89,17 @@ describe('init', () => {
     expect(result.stderr).toMatch(/probe: test\.js: 3 passed/);
   });
 
+  it("installs without the test script's NODE_OPTIONS, which load packages the install has yet to put there", async () => {
+    const repo = copyFixture('self-running');
+    const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const scripts = { test: "NODE_OPTIONS='--require tape/package.json' node test" };
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ ...manifest, scripts }, null, 2));
+    const result = await swesynth(['init', repo, '--repos', tempDir('repos'), '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ install: 'npm ci', env: { NODE_OPTIONS: '--require tape/package.json' } });
+    expect(result.stderr).toMatch(/probe: test\.js: 3 passed/);
+  });
+
   it('refuses a folder that is not a JavaScript package', async () => {
     const result = await swesynth(['init', tempDir('empty'), '--repos', tempDir('repos')]);
     expect(result.exitCode).toBe(1);

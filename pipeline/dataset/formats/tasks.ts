@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DatasetRepo, Instance } from '../instance.js';
 import { testIdsOf } from '../instance.js';
 import { hiddenTestFiles } from '../task-tree.js';
+import { setupSteps } from '../../repo/profile.js';
 import type { ExportFormat } from './types.js';
 
 export const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -35,8 +36,7 @@ function harnessFiles(instance: Instance, repo: DatasetRepo): Record<string, str
     'echo /node_modules >> .git/info/exclude',
     'git add -A',
     `git -c user.name=swesynth -c user.email=swesynth@localhost commit --quiet -m ${quote(`Task ${id}`)}`,
-    ...(repo.profile.install ? [repo.profile.install] : []),
-    ...(repo.profile.build ? [repo.profile.build] : []),
+    ...setupSteps(repo.profile).map(({ command }) => command),
     '',
   ].join('\n');
   const check = [
