@@ -357,6 +357,13 @@ function unwrapTool(step: Step): Step {
       words.shift();
       skipOptions();
       if (words[0] === '--') words.shift();
+    } else if ((head === 'istanbul' || head === 'isparta') && words[1] === 'cover') {
+      // `istanbul cover _mocha -- -R spec`, `istanbul cover test/index.js`: a command, or a file Node.js runs.
+      words.splice(0, 2);
+      skipOptions();
+      const [target = '', ...rest] = words;
+      const passed = rest[0] === '--' ? rest.slice(1) : rest;
+      words.splice(0, words.length, ...(/[/.]/.test(target) ? ['node', target] : [target]), ...passed);
     } else if (
       (head === 'pnpm' || head === 'yarn') &&
       /^[\w@][\w./@-]*$/.test(words[1] ?? '') &&

@@ -116,6 +116,18 @@ describe('profile detection', () => {
     );
   });
 
+  it("reads istanbul's `cover`: the command after it, or the file Node.js runs", () => {
+    expect(detectProfile(repo({ scripts: { test: 'istanbul cover _mocha -- -R spec test/unit' } }))).toMatchObject({
+      runner: 'mocha',
+      tests: ['test/unit/*.{js,cjs,mjs}'],
+    });
+    const tape = { 'test/tree.js': "var test = require('tape')\n" };
+    expect(detectProfile(repo({ scripts: { test: 'istanbul cover test/tree.js' } }, tape))).toMatchObject({
+      runner: 'tape',
+      tests: ['test/tree.js'],
+    });
+  });
+
   it("takes a workspace package's runner from the root's dependencies when the package names none", () => {
     const pkg = repo({ scripts: { test: 'ts-scripts test' } }, { 'src/index.ts': '', 'src/index.spec.ts': '' });
     const root = repo({ devDependencies: { vitest: '^1.0.1', typescript: '^5.2.2' } });
