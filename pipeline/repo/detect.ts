@@ -435,6 +435,45 @@ function classify(step: Step): StepKind {
   return { kind: 'build' };
 }
 
+/** A tsconfig's text as JSON: tsconfig allows comments and trailing commas. */
+function tsconfigJson(text: string): { extends?: unknown; compilerOptions?: Record<string, unknown> } | null {
+  try {
+    const json: unknown = JSON.parse(
+      text
+        .replace(/\/\*[\s\S]*?\*\/|("(?:\\.|[^"\\])*")|\/\/[^\n]*/g, (_comment, string?: string) => string ?? '')
+        .replace(/,(\s*[}\]])/g, '$1'),
+    );
+    return typeof json === 'object' && json !== null ? json : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a step is a tsc run that writes no JavaScript: `--noEmit`, `--emitDeclarationOnly`, or a
+ * config (read through its relative `extends`) that says so. JavaScript packages typed with JSDoc
+ * build only their declarations: the tests never run what it writes, and a bug that breaks a type
+ * would fail it.
+ */
+function writesNoJavaScript(step: Step, facts: RepoFacts): boolean {
+  const [head = '', ...rest] = step.words;
+  if (head !== 'tsc' && head !== 'vue-tsc') return false;
+  if (rest.some((word) => /^--(noEmit|emitDeclarationOnly)(=true)?$/.test(word))) return true;
+  const flag = rest.findIndex((word) => ['-p', '--project', '-b', '--build'].includes(word));
+  const named = flag === -1 ? undefined : rest.slice(flag + 1).find((word) => !word.startsWith('-'));
+  let path = named === undefined ? 'tsconfig.json' : /\.json$/.test(named) ? named : posix.join(named, 'tsconfig.json');
+  for (let depth = 0; depth < 5; depth++) {
+    const config = tsconfigJson(facts.read(posix.normalize(path)) ?? '');
+    if (!config) return false;
+    const options = config.compilerOptions ?? {};
+    if (options.noEmit === true || options.emitDeclarationOnly === true) return true;
+    if (options.noEmit === false || options.emitDeclarationOnly === false) return false;
+    if (typeof config.extends !== 'string' || !config.extends.startsWith('.')) return false;
+    path = posix.join(posix.dirname(path), /\.json$/.test(config.extends) ? config.extends : `${config.extends}.json`);
+  }
+  return false;
+}
+
 /** What a `prepare` script runs that builds nothing: git hooks, patches to dependencies. */
 const NOT_BUILDS = new Set(['husky', 'simple-git-hooks', 'lefthook', 'patch-package', 'is-ci', 'git']);
 
@@ -658,7 +697,8 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   const buildSteps = steps.filter((step, index) => {
     const kind = kinds[index]!.kind;
     // With no runner call found, the test script's own steps are what runs the tests, not a build.
-    return kind === 'build' && (step.phase === 'pretest' || (chosen !== null && index < chosen.call.index));
+    if (kind !== 'build' || writesNoJavaScript(step, facts)) return false;
+    return step.phase === 'pretest' || (chosen !== null && index < chosen.call.index);
   });
   const { packageManager, install } = packageManagerOf(facts);
   let build = buildSteps.length > 0 ? underPackageManager(buildSteps, scripts, install) : null;
@@ -673,7 +713,7 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
     if (build) break;
     const scriptSteps = expandScript(context, name, {}, 'pretest', [], new Set())
       .map(unwrapTool)
-      .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? ''));
+      .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? '') && !writesNoJavaScript(step, facts));
     if (scriptSteps.length === 0 || !testsLoadBuiltFiles(facts, tests)) continue;
     build = underPackageManager(scriptSteps, scripts, install);
     reasons.push(`build: ${build} (${why})`);

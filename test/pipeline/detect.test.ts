@@ -128,6 +128,18 @@ describe('profile detection', () => {
     });
   });
 
+  it('takes no tsc run that writes only declarations as a build: the tests never run what it writes', () => {
+    const scripts = { build: 'tsc --build --clean && tsc --build && type-coverage', test: 'npm run build && node --test' };
+    const declarations = {
+      'tsconfig.json': '{\n  // JSDoc types, checked\n  "extends": "./tsconfig.base.json",\n  "include": ["**/*.js"],\n}\n',
+      'tsconfig.base.json': '{ "compilerOptions": { "checkJs": true, "declaration": true, "emitDeclarationOnly": true } }',
+      'index.test.js': '',
+    };
+    expect(detectProfile(repo({ scripts }, declarations))).toMatchObject({ build: null, buildBeforeTests: false });
+    const emitting = { ...declarations, 'tsconfig.base.json': '{ "compilerOptions": { "outDir": "lib" } }' };
+    expect(detectProfile(repo({ scripts }, emitting))).toMatchObject({ build: 'tsc --build --clean && tsc --build' });
+  });
+
   it("takes a workspace package's runner from the root's dependencies when the package names none", () => {
     const pkg = repo({ scripts: { test: 'ts-scripts test' } }, { 'src/index.ts': '', 'src/index.spec.ts': '' });
     const root = repo({ devDependencies: { vitest: '^1.0.1', typescript: '^5.2.2' } });
