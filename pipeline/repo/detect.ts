@@ -430,7 +430,9 @@ function classify(step: Step): StepKind {
     }
     return { kind: 'check' };
   }
-  const typeCheckOnly = (head === 'tsc' || head === 'vue-tsc') && rest.some((word) => word === '--noEmit' || word === '--noEmit=true');
+  // `tsc --noEmit`, `tsc --emitDeclarationOnly`: types checked or declared, no JavaScript the tests run.
+  const typeCheckOnly =
+    (head === 'tsc' || head === 'vue-tsc') && rest.some((word) => /^--(noEmit|emitDeclarationOnly)(=true)?$/.test(word));
   if (CHECKS.has(head) || typeCheckOnly || head === '') return { kind: 'check' };
   return { kind: 'build' };
 }
@@ -450,15 +452,14 @@ function tsconfigJson(text: string): { extends?: unknown; compilerOptions?: Reco
 }
 
 /**
- * Whether a step is a tsc run that writes no JavaScript: `--noEmit`, `--emitDeclarationOnly`, or a
- * config (read through its relative `extends`) that says so. JavaScript packages typed with JSDoc
+ * Whether a step is a tsc run whose config (read through its relative `extends`) writes no
+ * JavaScript: `noEmit` or `emitDeclarationOnly` (the same flags on the command line make it a check). JavaScript packages typed with JSDoc
  * build only their declarations: the tests never run what it writes, and a bug that breaks a type
  * would fail it.
  */
 function writesNoJavaScript(step: Step, facts: RepoFacts): boolean {
   const [head = '', ...rest] = step.words;
   if (head !== 'tsc' && head !== 'vue-tsc') return false;
-  if (rest.some((word) => /^--(noEmit|emitDeclarationOnly)(=true)?$/.test(word))) return true;
   const flag = rest.findIndex((word) => ['-p', '--project', '-b', '--build'].includes(word));
   const named = flag === -1 ? undefined : rest.slice(flag + 1).find((word) => !word.startsWith('-'));
   let path = named === undefined ? 'tsconfig.json' : /\.json$/.test(named) ? named : posix.join(named, 'tsconfig.json');

@@ -138,6 +138,8 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts }, declarations))).toMatchObject({ build: null, buildBeforeTests: false });
     const emitting = { ...declarations, 'tsconfig.base.json': '{ "compilerOptions": { "outDir": "lib" } }' };
     expect(detectProfile(repo({ scripts }, emitting))).toMatchObject({ build: 'tsc --build --clean && tsc --build' });
+    const flagged = { ...scripts, build: 'tsc --emitDeclarationOnly && tsc -p tsconfig.json --noEmit' };
+    expect(detectProfile(repo({ scripts: flagged }, emitting))).toMatchObject({ build: null });
   });
 
   it("takes a workspace package's runner from the root's dependencies when the package names none", () => {
