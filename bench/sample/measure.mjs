@@ -9,12 +9,14 @@
 //             the runner's installed version, the funnel (test files, baseline, candidates, kept, tasks) or
 //             the stage that failed and its message.
 // The own suites of every repository run first (phase `own`), then swesynth (phase `swesynth`); `all` does
-// both in that order. Every command runs under `nice -n 15`, one at a time. Results go to
+// both in that order; with --every, swesynth also runs where the own suite fails here (a new user tries it on
+// whatever repository they have, and a failing lint step or a missing root test script need not stop swesynth),
+// and the report adds a line over every repository. Every command runs under `nice -n 15`, one at a time. Results go to
 // results-<label>.json after each step, and a repository's phase already there is skipped, so an
 // interrupted measurement resumes. --report prints the markdown table.
 //
 //   node bench/sample/measure.mjs --swesynth <dir> --label before [--phase all|own|swesynth] [--only owner/name]
-//        [--work /work/sample-runs] [--progress <file.md>] [--report] [--redo] [--run-minutes 20]
+//        [--work /work/sample-runs] [--progress <file.md>] [--report] [--redo] [--every] [--run-minutes 20]
 import { spawn, execFileSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -38,6 +40,7 @@ const { values: flags } = parseArgs({
     progress: { type: 'string' },
     report: { type: 'boolean', default: false },
     redo: { type: 'boolean', default: false },
+    every: { type: 'boolean', default: false },
     'run-minutes': { type: 'string', default: '20' },
   },
 });
@@ -392,7 +395,7 @@ async function swesynthRun(entry, base) {
 
 function outcomeOf(r) {
   if (!r?.own) return 'not measured';
-  if (!r.own.pass) return 'own suite fails';
+  if (!r.own.pass && !r.swesynth) return 'own suite fails';
   if (!r.swesynth) return 'swesynth not run yet';
   if (r.swesynth.failedStage) return `fails in ${r.swesynth.failedStage}`;
   return r.swesynth.tasks >= 10 ? '≥10 tasks' : r.swesynth.tasks >= 1 ? '1–9 tasks' : 'no task';
@@ -425,7 +428,15 @@ function table() {
   });
   const measured = sample.repositories.map((e) => results.repositories[e.repo]).filter((r) => r?.own?.pass && r.swesynth);
   const denominator = sample.repositories.filter((e) => results.repositories[e.repo]?.own?.pass).length;
-  const atLeast = (n) => measured.filter((r) => r.swesynth.tasks >= n).length;
+  const atLeast = (n, rows = measured) => rows.filter((r) => r.swesynth.tasks >= n).length;
+  const everyRow = sample.repositories.map((e) => results.repositories[e.repo]).filter((r) => r?.swesynth);
+  const every =
+    everyRow.length > measured.length
+      ? [
+          `swesynth on every repository, own suite passing or not: measured on ${everyRow.length} of ${sample.repositories.length}; ` +
+            `≥1 task: ${atLeast(1, everyRow)}/${sample.repositories.length}; ≥10 tasks: ${atLeast(10, everyRow)}/${sample.repositories.length}`,
+        ]
+      : [];
   return [
     `| repository | own suite | runner (installed) | pm | workspaces | build | test files | baseline stable/tests | candidates | kept | tasks | outcome |`,
     `|---|---|---|---|---|---|---|---|---|---|---|---|`,
@@ -433,6 +444,7 @@ function table() {
     '',
     `own suite passes: ${denominator} of ${sample.repositories.length} (the denominator); swesynth measured on ${measured.length} of them`,
     `≥1 task: ${atLeast(1)}/${denominator}; ≥10 tasks: ${atLeast(10)}/${denominator}`,
+    ...every,
   ].join('\n');
 }
 
@@ -480,7 +492,7 @@ for (const phase of phases) {
   for (const entry of chosen) {
     const record = (results.repositories[entry.repo] ??= { commit: entry.commit });
     if (record[phase] && !record[phase].harnessError && !flags.redo) continue;
-    if (phase === 'swesynth' && !record.own?.pass) continue;
+    if (phase === 'swesynth' && !record.own?.pass && !flags.every) continue;
     const base = join(flags.work, flags.label, entry.repo.replace('/', '__'));
     const started = new Date().toISOString();
     const startLoad = (await import('node:os')).loadavg()[0].toFixed(1);

@@ -537,7 +537,7 @@ function specifiers(text: string): string[] {
 }
 
 /** The modules a file imports or requires by name (not by relative path). */
-function importedModules(text: string): string[] {
+export function importedModules(text: string): string[] {
   return specifiers(text).filter((specifier) => !specifier.startsWith('.'));
 }
 

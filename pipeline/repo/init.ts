@@ -5,16 +5,18 @@ import { join, resolve } from 'node:path';
 import type { Logger } from '../common/logger.js';
 import { describeIssues, SetupStepError, UserError } from '../common/errors.js';
 import { git } from '../common/git.js';
-import { detect } from './detect.js';
-import { factsOf } from './facts.js';
-import { installRetryOf } from './package-manager.js';
+import { detect, importedModules } from './detect.js';
+import { factsOf, type RepoFacts } from './facts.js';
+import { devDependencyReaching, showsUnreachedHost } from './install-sources.js';
+import { installRetryOf, type InstallContext } from './package-manager.js';
+import { runnerNamed } from '../runners/index.js';
 import { repositoryName } from './name.js';
 import { probe, type ProbeReport } from './probe.js';
 import { workspaceFields } from './workspace-profile.js';
 import { isGitUrl, RepoProfile, slugOf } from './profile.js';
 
-/** Each retry mends one way an install fails (peer conflicts, a stale lockfile); a repository may have both. */
-const INSTALL_RETRIES_AT_MOST = 2;
+/** Each retry mends one way an install fails (peer conflicts, a stale lockfile, a missing tag, an unreachable tool); a repository may have several. */
+const INSTALL_RETRIES_AT_MOST = 3;
 
 export interface InitOptions {
   commit?: string;
@@ -124,7 +126,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
         // An install the user did not choose that fails in a way another install avoids is retried that way.
         const retry =
           error instanceof SetupStepError && error.step === 'install' && probed.install && !('install' in options.overrides)
-            ? installRetryOf(probed.install, error.output)
+            ? installRetryOf(probed.install, error.output, await installContext(facts, probed, error.output))
             : null;
         if (retry && attempt <= INSTALL_RETRIES_AT_MOST) {
           options.log.info(`init: ${retry.why}`);
@@ -141,6 +143,18 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** What an install retry may know beside the output: the manifest, and a tool the tests never load that reached an unreachable host. */
+async function installContext(facts: RepoFacts, profile: RepoProfile, output: string): Promise<InstallContext> {
+  const manifest = facts.packageJson;
+  if (!showsUnreachedHost(output)) return { manifest };
+  const tool = await devDependencyReaching(facts, output);
+  const loaded = (name: string) =>
+    facts
+      .glob(profile.tests)
+      .some((file) => importedModules(facts.read(file) ?? '').some((module) => module === name || module.startsWith(`${name}/`)));
+  return { manifest, unreachedVia: tool !== null && tool !== runnerNamed(profile.runner).package && !loaded(tool) ? tool : null };
 }
 
 /** Writes a profile whole or not at all: it is never left half-written. */

@@ -1,8 +1,9 @@
 import { tmpdir } from 'node:os';
 import { execa } from 'execa';
+import PQueue from 'p-queue';
 import { z } from 'zod';
 import { factsOf, type RepoFacts } from './facts.js';
-import { UserError } from '../common/errors.js';
+import { SetupStepError } from '../common/errors.js';
 
 /** Something an install fetches from a host of its own rather than from npm's registry. */
 export interface RemoteSource {
@@ -74,6 +75,9 @@ export function remoteSources(facts: RepoFacts, registryHost: string | null): Re
 const NETWORK_FAILURE = String.raw`(?:E(?:NOTFOUND|AI_AGAIN|CONNREFUSED|TIMEDOUT|HOSTUNREACH|NETUNREACH)|Could not resolve host(?:name)?:?)`;
 const UNREACHED_HOST = new RegExp(String.raw`${NETWORK_FAILURE}\s+([a-z0-9][\w.-]*\.[a-z]{2,})`, 'i');
 
+/** Whether a failed install's output shows a request to a host that could not be reached. */
+export const showsUnreachedHost = (output: string): boolean => UNREACHED_HOST.test(output);
+
 /**
  * Which remote source a failed install's output shows it could not fetch: one whose host, or
  * whose specifier, the output names; otherwise the host a failed request names, or null.
@@ -98,13 +102,71 @@ async function npmRegistryHost(): Promise<string | null> {
  * The error for an install in `workspace` that failed because it needs a host this machine
  * cannot reach, naming what needs it; null when the output shows no such cause.
  */
-export async function unreachableHostError(workspace: string, output: string): Promise<UserError | null> {
+export async function unreachableHostError(workspace: string, output: string): Promise<SetupStepError | null> {
   const source = unreachedSource(remoteSources(factsOf(workspace), await npmRegistryHost()), output);
   if (!source) return null;
   const from = source.host === null ? source.kind : `${source.kind} ${source.host}`;
   const tail = output.trim().split('\n').slice(-8).join('\n');
-  return new UserError(
+  return new SetupStepError(
+    'install',
+    output,
     `install needs ${source.what} from ${from}, which cannot be reached from this machine:\n${tail}`,
     'set "install" in the repo profile to a command that does without it, or remove that dependency from the repository',
   );
+}
+
+/** Whether a failed install's output names this source's repository path (`owner/repo`, host and ref left out). */
+function namedIn(source: RemoteSource, output: string): boolean {
+  const path = source.written
+    .replace(/^[a-z+]+:(\/\/)?/i, '')
+    .replace(/^[^@/]+@[^:/]+:/, '')
+    .replace(/#.*$/, '')
+    .replace(/\.git$/, '')
+    .toLowerCase();
+  return path.includes('/') && output.toLowerCase().includes(path);
+}
+
+/** The dependencies a package's release for `specifier` declares, from the registry (the highest release in range). */
+async function registryDependencies(name: string, specifier: string): Promise<Record<string, string>> {
+  const result = await execa('npm', ['view', `${name}@${specifier}`, 'dependencies', '--json'], {
+    cwd: tmpdir(),
+    reject: false,
+    timeout: 60_000,
+  });
+  if (result.exitCode !== 0 || result.stdout.trim() === '') return {};
+  const parsed = z
+    .union([z.record(z.string(), z.string()), z.array(z.record(z.string(), z.string()))])
+    .safeParse(JSON.parse(result.stdout));
+  if (!parsed.success) return {};
+  return Array.isArray(parsed.data) ? (parsed.data.at(-1) ?? {}) : parsed.data;
+}
+
+/**
+ * The root's development dependency that brought a remote source a failed install could not reach:
+ * one that is that source itself, or whose own dependencies name it. Null when none does.
+ */
+export async function devDependencyReaching(facts: RepoFacts, output: string): Promise<string | null> {
+  const development = DependencyFields.safeParse(facts.packageJson).data?.devDependencies ?? {};
+  const entries = Object.entries(development);
+  const direct = entries.find(([name, specifier]) => {
+    const source = sourceOf(name, specifier.trim());
+    return source !== null && namedIn(source, output);
+  });
+  if (direct) return direct[0];
+  const registered = entries.filter(([name, specifier]) => sourceOf(name, specifier.trim()) === null);
+  const lookups = new PQueue({ concurrency: 4 });
+  const reaching = await Promise.all(
+    registered.map(([name, specifier]) =>
+      lookups.add(async () => {
+        const dependencies = await registryDependencies(name, specifier);
+        return Object.entries(dependencies).some(([dependency, wanted]) => {
+          const source = sourceOf(dependency, wanted.trim());
+          return source !== null && namedIn(source, output);
+        })
+          ? name
+          : null;
+      }),
+    ),
+  );
+  return reaching.find((name) => name !== null) ?? null;
 }

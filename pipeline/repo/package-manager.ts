@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RepoFacts } from './facts.js';
+import type { PackageJson, RepoFacts } from './facts.js';
 import type { RepoProfile } from './profile.js';
 
 /**
@@ -85,27 +85,110 @@ export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfil
   return { packageManager: 'npm', install: locked ? 'npm ci' : 'npm install' };
 }
 
+/**
+ * An install whose package.json names some dependencies otherwise while it runs (`npm pkg` edits):
+ * the command between a copy of package.json and its return, so the repository's files stay as
+ * committed (a task's diff never shows the edit) whether the install passes or fails.
+ */
+const EDITED_INSTALL =
+  /^\(cp package\.json \.package\.json\.swesynth && ((?:npm pkg (?:set|delete) [^&]+ && )+)(.+); code=\$\?; mv \.package\.json\.swesynth package\.json; exit \$code\)$/;
+
+function withEdits(command: string, edits: string[]): string {
+  if (edits.length === 0) return command;
+  const editing = edits.map((edit) => `${edit} && `).join('');
+  return `(cp package.json .package.json.swesynth && ${editing}${command}; code=$?; mv .package.json.swesynth package.json; exit $code)`;
+}
+
+function editsOf(install: string): { command: string; edits: string[] } {
+  const edited = EDITED_INSTALL.exec(install);
+  return edited ? { command: edited[2]!, edits: edited[1]!.split(' && ').filter(Boolean) } : { command: install, edits: [] };
+}
+
+/** `npm ERR! notarget No matching version found for typescript@next.`: the package and what asked for it. */
+const NO_MATCHING_VERSION = /No matching version found for (.+)@([^@\s]+?)\.?$/m;
+/** A dist-tag (`next`, `beta`), not a version or range; `latest` missing means the package is missing. */
+const isDistTag = (spec: string) => /^[a-z][\w.-]*$/i.test(spec) && !/^(x|latest)$/i.test(spec);
+
+interface InstallRetry {
+  /** The install command (inside any package.json edits) this applies to. */
+  failed: RegExp;
+  output: RegExp;
+  /** The command and edits to try instead, or null when this failure is not one it can mend. */
+  retry: (
+    failed: { command: string; edits: string[] },
+    output: string,
+    context: InstallContext,
+  ) => { command: string; edits: string[] } | null;
+  why: (output: string, context: InstallContext) => string;
+}
+
+/** What a retry may know of the repository besides the failed install's output. */
+export interface InstallContext {
+  /** The root package.json. */
+  manifest: PackageJson;
+  /** A development dependency that the tests never load, whose install fetched from a host the install could not reach. */
+  unreachedVia?: string | null;
+}
+
 /** Installs that fail on this machine for a reason another install of the same tree avoids, and that install. */
-const INSTALL_RETRIES: Array<{ failed: RegExp; output: RegExp; retry: (install: string) => string; why: string }> = [
+const INSTALL_RETRIES: InstallRetry[] = [
   {
     // npm 7 and later refuse a tree whose peer dependencies conflict, which the npm 6 that many
     // lockfile-less repositories were written with installed without a word; npm's message suggests this.
     failed: /^npm (ci|install)\b(?!.*--legacy-peer-deps)/,
     output: /npm (?:ERR!|error) code ERESOLVE/,
-    retry: (install) => `${install} --legacy-peer-deps`,
-    why: "npm could not resolve the dependencies' peer dependencies (ERESOLVE): installs them as npm 6 did, with --legacy-peer-deps",
+    retry: ({ command, edits }) => ({ command: `${command} --legacy-peer-deps`, edits }),
+    why: () => "npm could not resolve the dependencies' peer dependencies (ERESOLVE): installs them as npm 6 did, with --legacy-peer-deps",
   },
   {
     // A package.json changed without its lockfile: what a contributor's `npm install` does with it.
     failed: /^npm ci\b/,
     output: /can only install packages when your package\.json and package-lock\.json( or npm-shrinkwrap\.json)? are in sync/,
-    retry: (install) => install.replace(/^npm ci\b/, 'npm install'),
-    why: 'the lockfile does not match package.json, which npm ci refuses: installs with npm install, as a contributor would',
+    retry: ({ command, edits }) => ({ command: command.replace(/^npm ci\b/, 'npm install'), edits }),
+    why: () => 'the lockfile does not match package.json, which npm ci refuses: installs with npm install, as a contributor would',
+  },
+  {
+    // A development dependency on a prerelease channel (`"typescript": "next"`) that the registry here
+    // does not tag: its latest release stands in for it, for the install only.
+    failed: /^npm install\b/,
+    output: /npm (?:ERR!|error) code ETARGET/,
+    retry: ({ command, edits }, output, { manifest }) => {
+      const [, name, spec] = NO_MATCHING_VERSION.exec(output) ?? [];
+      if (!name || !spec || !isDistTag(spec)) return null;
+      const field = (['dependencies', 'devDependencies'] as const).find((key) => manifest[key]?.[name] === spec);
+      const edit = field && `npm pkg set '${field}[${name}]=latest'`;
+      return edit && !edits.includes(edit) ? { command, edits: [...edits, edit] } : null;
+    },
+    why: (output) => {
+      const [, name, spec] = NO_MATCHING_VERSION.exec(output) ?? [];
+      return `the registry has no "${spec}" tag of ${name}, which package.json asks for: installs its latest release instead, leaving package.json as committed`;
+    },
+  },
+  {
+    // A development tool (a README linter) whose own dependencies come from a git host this machine
+    // cannot reach, and which the tests never load: the install goes without it.
+    failed: /^npm install\b/,
+    output: /[^]/,
+    retry: ({ command, edits }, _output, { unreachedVia }) => {
+      const edit = unreachedVia && `npm pkg delete 'devDependencies[${unreachedVia}]'`;
+      return edit && !edits.includes(edit) ? { command, edits: [...edits, edit] } : null;
+    },
+    why: (_output, { unreachedVia }) =>
+      `the development dependency ${unreachedVia} needs a host this machine cannot reach, and no test loads it: installs without it, leaving package.json as committed`,
   },
 ];
 
 /** The install to try when `install` failed with `output`, and why; null when none would do better. */
-export function installRetryOf(install: string, output: string): { install: string; why: string } | null {
-  const rule = INSTALL_RETRIES.find(({ failed, output: shows }) => failed.test(install) && shows.test(output));
-  return rule ? { install: rule.retry(install), why: rule.why } : null;
+export function installRetryOf(
+  install: string,
+  output: string,
+  context: InstallContext = { manifest: {} },
+): { install: string; why: string } | null {
+  const failed = editsOf(install);
+  for (const rule of INSTALL_RETRIES) {
+    if (!rule.failed.test(failed.command) || !rule.output.test(output)) continue;
+    const next = rule.retry(failed, output, context);
+    if (next) return { install: withEdits(next.command, next.edits), why: rule.why(output, context) };
+  }
+  return null;
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../pipeline/repo/facts.js';
+import { devDependencyReaching } from '../../pipeline/repo/install-sources.js';
 import { installRetryOf, packageManagerOf } from '../../pipeline/repo/package-manager.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { copyFixture, factsOfFiles } from '../helpers.js';
@@ -84,6 +85,45 @@ describe('an install that failed', () => {
     expect(installRetryOf('npm ci', stale)?.install).toBe('npm install');
     expect(installRetryOf('npm install', stale)).toBeNull();
   });
+
+  const missingTag = 'npm error code ETARGET\nnpm error notarget No matching version found for @types/node@next.';
+  const manifest = { devDependencies: { '@types/node': 'next', tape: '^5.0.0' } };
+
+  it("installs a dependency's latest release when the registry has no tag package.json names, and puts package.json back", () => {
+    const retry = installRetryOf('npm install', missingTag, { manifest });
+    expect(retry?.install).toBe(
+      "(cp package.json .package.json.swesynth && npm pkg set 'devDependencies[@types/node]=latest' && npm install; code=$?; mv .package.json.swesynth package.json; exit $code)",
+    );
+    // A later failure mends the command inside the edits and keeps them.
+    const again = installRetryOf(retry!.install, refused, { manifest });
+    expect(again?.install).toBe(
+      "(cp package.json .package.json.swesynth && npm pkg set 'devDependencies[@types/node]=latest' && npm install --legacy-peer-deps; code=$?; mv .package.json.swesynth package.json; exit $code)",
+    );
+    // The same edit twice would fail the same way.
+    expect(installRetryOf(retry!.install, missingTag, { manifest })).toBeNull();
+  });
+
+  it('is not retried when the missing version is no tag, or not one package.json names', () => {
+    const missing = (spec: string) => `npm error code ETARGET\nnpm error notarget No matching version found for tape@${spec}.`;
+    expect(installRetryOf('npm install', missing('^9.0.0'), { manifest })).toBeNull();
+    expect(installRetryOf('npm install', missing('latest'), { manifest })).toBeNull();
+    expect(installRetryOf('npm install', missing('beta'), { manifest })).toBeNull();
+  });
+
+  it('installs without a development dependency the tests never load that needs an unreachable host', () => {
+    const unreachable = 'npm error command git --no-replace-objects ls-remote ssh://git@github.com/reggi/node-fs-extra.git';
+    expect(installRetryOf('npm install', unreachable, { manifest, unreachedVia: 'evalmd' })?.install).toBe(
+      "(cp package.json .package.json.swesynth && npm pkg delete 'devDependencies[evalmd]' && npm install; code=$?; mv .package.json.swesynth package.json; exit $code)",
+    );
+    expect(installRetryOf('npm install', unreachable, { manifest, unreachedVia: null })).toBeNull();
+  });
+
+  it('finds the development dependency whose own dependencies come from a git host, in the registry', async () => {
+    const output = 'npm error command git --no-replace-objects ls-remote ssh://git@github.com/reggi/node-fs-extra.git';
+    const facts = factsOfFiles({ devDependencies: { evalmd: '^0.0.19', tape: '5.10.2' } }, {});
+    expect(await devDependencyReaching(facts, output)).toBe('evalmd');
+    expect(await devDependencyReaching(facts, 'npm error code E404')).toBeNull();
+  }, 60_000);
 
   it('is not retried for other failures or other package managers', () => {
     expect(installRetryOf('npm install', 'npm error code E404')).toBeNull();
