@@ -52,9 +52,19 @@ function watch(test, file, parentPath) {
   test.once('prerun', () => {
     const skip = Boolean(test._skip || test._todo);
     test.comment(`${MARKER} ${JSON.stringify({ file, titlePath, ...(skip ? { skip } : {}) })}`);
-    if (parentPath.length === 0 && timeoutMs > 0 && !skip) test.timeoutAfter(timeoutMs);
+    if (parentPath.length === 0 && timeoutMs > 0 && !skip) timeoutAfter(test, timeoutMs);
   });
   test.on('test', (subtest) => watch(subtest, file, titlePath));
+}
+
+/** tape's own `timeoutAfter`, and what it does where tape has none (before 3): fail the test with its words, and end it. */
+function timeoutAfter(test, ms) {
+  if (typeof test.timeoutAfter === 'function') return test.timeoutAfter(ms);
+  const timer = setTimeout(() => {
+    test.fail(`test timed out after ${ms}ms`);
+    test.end();
+  }, ms);
+  test.once('end', () => clearTimeout(timer));
 }
 
 /** What to call once every test is done, where tape has no onFinish (tape 3): its results then say 'done'. */
