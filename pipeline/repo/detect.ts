@@ -21,6 +21,8 @@ export interface Detection {
   reasons: string[];
   /** The test globs, when the test script's runner call names its files (`mocha "packages/*\/test/*.js"`); else empty. */
   suiteFiles: string[];
+  /** Whether the test script calls a runner itself, rather than handing the tests on or naming none. */
+  callsRunner: boolean;
 }
 
 const SOURCE_EXTENSIONS = '{js,mjs,cjs,ts,mts,cts,jsx,tsx}';
@@ -738,7 +740,7 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
     tests: tests.length > 0 ? tests : adapter.detection.tests({ options: [], positional: [] }, facts).tests,
     env,
   };
-  return { profile, reasons, suiteFiles: chosen && chosen.positional.length > 0 ? profile.tests : [] };
+  return { profile, reasons, suiteFiles: chosen && chosen.positional.length > 0 ? profile.tests : [], callsRunner: chosen !== null };
 }
 
 export function detectProfile(facts: RepoFacts): DetectedProfile {

@@ -69,6 +69,15 @@ export async function workspaceFields(root: string, rootDetection: Detection, se
     const reason = `the root's test script runs ${rootProfile.runner} over the tests of ${covered.length} workspace packages (${rootDetection.suiteFiles.join(', ')}): one suite at the root`;
     return { packages: null, build: null, env: {}, reasons: [reason], repositories };
   }
+  // Packages with test files and no test script: only the root's runner runs them, with the root's config.
+  const unscripted =
+    selectors.length === 0 && rootDetection.callsRunner && all.every((pkg) => pkg.testScript === null)
+      ? packagesWithFiles(root, all, rootProfile.tests)
+      : [];
+  if (unscripted.length > 0) {
+    const reason = `no workspace package has a test script; the root's test script runs ${rootProfile.runner} over the tests of ${unscripted.length} of them (${rootProfile.tests.join(', ')}): one suite at the root`;
+    return { packages: null, build: null, env: {}, reasons: [reason], repositories };
+  }
   const chosen = all.filter((pkg) => matches(pkg, selectors));
   // No package has tests of its own, and the root's tests sit outside them: they test the packages together.
   const rootTests = chosen.length === 0 && selectors.length === 0 ? factsOf(root).glob(rootDetection.suiteFiles).length : 0;

@@ -7,7 +7,7 @@
 // Without the `node:` prefix: the `esm` loader (`--require esm`), which loads this file on mocha 8
 // and older, predates it and cannot find such modules.
 const { writeFileSync } = require('fs');
-const { resolve } = require('path');
+const { dirname, join, resolve } = require('path');
 const { inspect } = require('util');
 
 /** Where the report goes. An environment variable: mocha splits reporter options at commas. */
@@ -75,6 +75,7 @@ function loadAlone(mocha, file, load) {
   };
   const failed = (error) => {
     loadFailures.push({ file: resolve(file), error });
+    for (const stack of suiteStacks) stack.splice(0, stack.length - 1);
     forget(root, resolve(file), hooksBefore);
   };
   try {
@@ -112,10 +113,31 @@ function loadEachFileAlone(Mocha) {
 function runningMocha() {
   const loaded = Object.values(require.cache).find((module) => module && /[\\/]mocha[\\/]lib[\\/]mocha\.js$/.test(module.filename));
   if (!loaded) throw new Error('the swesynth mocha reporter is loaded by mocha, and found no mocha');
-  return loaded.exports;
+  return loaded;
 }
 
-loadEachFileAlone(runningMocha());
+/**
+ * The suite stacks of mocha's interfaces (bdd, tdd, qunit), innermost suite first. A `describe`
+ * whose body throws never leaves the stack, and every file loaded after it would nest its suites
+ * in that one, and be dropped with it: a failed load puts each stack back to the root suite.
+ */
+const suiteStacks = new Set();
+
+function watchSuiteStacks(mochaModule) {
+  const commonPath = join(dirname(mochaModule.filename), 'interfaces', 'common.js');
+  const common = require(commonPath);
+  const rootOf = (stack) => stack[stack.length - 1];
+  require.cache[commonPath].exports = function commonWithStack(suites, ...rest) {
+    // A warm mocha makes a root suite per run: the stacks of earlier runs are let go.
+    for (const stack of suiteStacks) if (rootOf(stack) !== rootOf(suites)) suiteStacks.delete(stack);
+    suiteStacks.add(suites);
+    return common(suites, ...rest);
+  };
+}
+
+const mochaModule = runningMocha();
+watchSuiteStacks(mochaModule);
+loadEachFileAlone(mochaModule.exports);
 
 const TIMEOUT = /^Timeout of \d+ms exceeded/;
 

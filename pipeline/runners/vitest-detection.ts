@@ -8,6 +8,21 @@ const CONFIG_FILES = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].flatMap((extension
   `vite.config.${extension}`,
 ]);
 
+/**
+ * The files of the projects a config declares inline (`test.projects`, or `test.workspace` before
+ * vitest 3.2), each project's `test.include` or the default; none when a project is named by a
+ * path, whose config is elsewhere.
+ */
+function projectIncludes(config: Record<string, unknown>): string[] {
+  const projects = config.projects ?? config.workspace;
+  if (!Array.isArray(projects) || projects.length === 0 || !projects.every(isObject)) return [];
+  const includes = projects.flatMap((project) => {
+    const own = isObject(project.test) ? stringList(project.test.include) : [];
+    return own.length > 0 ? own : DEFAULT_INCLUDE;
+  });
+  return [...new Set(includes)];
+}
+
 export const vitestDetection: RunnerDetection = {
   configFiles: CONFIG_FILES.filter((file) => file.startsWith('vitest.')),
   recognize: recognizeBins(['vitest'], { runs: ['run', 'watch', 'dev'], other: ['bench', 'typecheck', 'init', 'list'] }),
@@ -68,6 +83,7 @@ export const vitestDetection: RunnerDetection = {
     const base = typeof dir === 'string' ? normalizePath(dir) : '';
     const under = (pattern: string) => (base && base !== '.' ? `${base}/${normalizePath(pattern)}` : normalizePath(pattern));
     const include = stringList(config.include);
+    if (include.length === 0) include.push(...projectIncludes(config));
     const excluded = stringList(config.exclude)
       .filter((pattern) => !pattern.includes('node_modules'))
       .map((pattern) => `!${under(pattern)}`);
@@ -76,6 +92,7 @@ export const vitestDetection: RunnerDetection = {
     const filtered =
       positional.length > 0 ? facts.glob(tests).filter((file) => positional.some((filter) => file.includes(normalizePath(filter)))) : [];
     if (filtered.length > 0) tests = filtered;
-    return { tests, source: found ? `${found.file} (test.include${excluded.length > 0 ? ', test.exclude' : ''})` : 'vitest defaults' };
+    const read = stringList(config.include).length > 0 || include.length === 0 ? 'test.include' : 'the include of each of test.projects';
+    return { tests, source: found ? `${found.file} (${read}${excluded.length > 0 ? ', test.exclude' : ''})` : 'vitest defaults' };
   },
 };

@@ -241,6 +241,17 @@ describe('profile detection', () => {
       },
     );
     expect(detectProfile(vitest).tests).toEqual(['tests/**/*.test.ts', '!tests/fixtures/**']);
+    // Projects declared inline: each one's include (or the default), and not the end-to-end specs beside them.
+    const projects = repo(
+      { scripts: { test: 'vitest' } },
+      {
+        'vitest.config.mts':
+          "const RSC = '**/*.rsc.test.tsx';\nexport default { test: { projects: [{ test: { name: 'unit', include: ['**/*.test.tsx'] } }, { test: { name: 'rsc', include: [RSC] } }] } };",
+      },
+    );
+    expect(detectProfile(projects).tests).toEqual(['**/*.test.tsx', '**/*.rsc.test.tsx']);
+    const unnamed = repo({ scripts: { test: 'vitest' } }, { 'vitest.config.ts': "export default { test: { projects: ['packages/*'] } };" });
+    expect(detectProfile(unnamed).tests).toEqual(['**/*.{test,spec}.?(c|m)[jt]s?(x)']);
     // With no test folder, mocha's `test` (its default, or named) is the file test.js at the root, as mocha reads it.
     expect(detectProfile(repo({ scripts: { test: 'mocha' } }, { 'test.js': '', 'index.js': '' }))).toMatchObject({ tests: ['test.js'] });
     expect(detectProfile(repo({ scripts: { test: 'mocha test' } }, { 'test.mjs': '' }))).toMatchObject({ tests: ['test.mjs'] });

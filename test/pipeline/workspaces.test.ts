@@ -110,6 +110,26 @@ describe('a workspace whose packages have no tests of their own', () => {
   });
 });
 
+describe('a workspace whose packages have test files and no test script', () => {
+  it("takes the root's suite, whose runner and config run their tests", async () => {
+    const root = repo({
+      'package.json': { workspaces: ['packages/*'], scripts: { test: 'vitest' }, devDependencies: { vitest: '^3.0.0' } },
+      'vitest.config.mts': "export default { test: { setupFiles: ['./scripts/setup-tests.ts'] } };\n",
+      'packages/words/package.json': { name: 'words', main: 'index.js', scripts: { build: 'tsc' } },
+      'packages/words/index.js': 'exports.count = (text) => text.split(" ").length;\n',
+      'packages/words/src/words.test.ts': "import { test } from 'vitest';\n",
+      'packages/lines/package.json': { name: 'lines', main: 'index.js' },
+      'packages/lines/src/lines.test.ts': "import { test } from 'vitest';\n",
+    });
+    const init = await swesynth(['init', root, '--repos', tempDir('repos'), '--no-probe', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const profile = RepoProfile.parse(JSON.parse(init.stdout));
+    expect(profile.packages).toEqual([]);
+    expect(profile.runner).toBe('vitest');
+    expect(init.stderr).toMatch(/no workspace package has a test script; the root's test script runs vitest over the tests of 2 of them/);
+  });
+});
+
 /** The npm-workspace fixture: package a tested with mocha, package b (which imports a) with vitest. */
 const workspaceProfile = (url: string) => ({
   name: 'local/npm-workspace',
