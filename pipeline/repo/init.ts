@@ -7,7 +7,7 @@ import { describeIssues, SetupStepError, UserError } from '../common/errors.js';
 import { git } from '../common/git.js';
 import { detect, importedModules } from './detect.js';
 import { factsOf, type RepoFacts } from './facts.js';
-import { devDependencyReaching, showsUnreachedHost } from './install-sources.js';
+import { devDependencyUnfetchable, showsUnfetchable } from './install-sources.js';
 import { installRetryOf, type InstallContext } from './package-manager.js';
 import { runnerNamed } from '../runners/index.js';
 import { repositoryName } from './name.js';
@@ -15,8 +15,8 @@ import { probe, type ProbeReport } from './probe.js';
 import { workspaceFields } from './workspace-profile.js';
 import { isGitUrl, RepoProfile, slugOf } from './profile.js';
 
-/** Each retry mends one way an install fails (peer conflicts, a stale lockfile, a missing tag, an unreachable tool); a repository may have several. */
-const INSTALL_RETRIES_AT_MOST = 3;
+/** Each retry mends one way an install fails (peer conflicts, a stale lockfile, a missing tag, a tool that cannot be fetched); a repository may have several. */
+const INSTALL_RETRIES_AT_MOST = 4;
 
 export interface InitOptions {
   commit?: string;
@@ -145,16 +145,16 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
   }
 }
 
-/** What an install retry may know beside the output: the manifest, and a tool the tests never load that reached an unreachable host. */
+/** What an install retry may know beside the output: the manifest, and a tool the tests never load that could not be fetched. */
 async function installContext(facts: RepoFacts, profile: RepoProfile, output: string): Promise<InstallContext> {
   const manifest = facts.packageJson;
-  if (!showsUnreachedHost(output)) return { manifest };
-  const tool = await devDependencyReaching(facts, output);
+  if (!showsUnfetchable(output)) return { manifest };
+  const tool = await devDependencyUnfetchable(facts, output);
   const loaded = (name: string) =>
     facts
       .glob(profile.tests)
       .some((file) => importedModules(facts.read(file) ?? '').some((module) => module === name || module.startsWith(`${name}/`)));
-  return { manifest, unreachedVia: tool !== null && tool !== runnerNamed(profile.runner).package && !loaded(tool) ? tool : null };
+  return { manifest, unfetchableTool: tool !== null && tool !== runnerNamed(profile.runner).package && !loaded(tool) ? tool : null };
 }
 
 /** Writes a profile whole or not at all: it is never left half-written. */

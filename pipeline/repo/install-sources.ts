@@ -142,31 +142,50 @@ async function registryDependencies(name: string, specifier: string): Promise<Re
 }
 
 /**
- * The root's development dependency that brought a remote source a failed install could not reach:
- * one that is that source itself, or whose own dependencies name it. Null when none does.
+ * A package a failed install found missing from the registry: `404 Not Found - GET <registry>/<name>/-/…`
+ * (its tarball) or `'<name>@<version>' is not in this registry`.
  */
-export async function devDependencyReaching(facts: RepoFacts, output: string): Promise<string | null> {
+const MISSING_PACKAGE = [
+  /404 Not Found - GET \S+?\/((?:@[^/\s]+(?:\/|%2f))?[^/@\s]+)\/-\//i,
+  /404 Not Found - GET \S+?\/((?:@[^/\s]+(?:\/|%2f))?[^/@\s]+)\s*$/im,
+  /'((?:@[^/\s']+\/)?[^@\s']+)@[^'\s]*' is not in this registry/,
+];
+
+function missingPackageOf(output: string): string | null {
+  for (const pattern of MISSING_PACKAGE) {
+    const name = pattern.exec(output)?.[1];
+    if (name) return decodeURIComponent(name);
+  }
+  return null;
+}
+
+/** Whether a failed install's output shows something it could not fetch: a host it could not reach, a package the registry lacks. */
+export const showsUnfetchable = (output: string): boolean => UNREACHED_HOST.test(output) || missingPackageOf(output) !== null;
+
+/**
+ * The root's development dependency that brought what a failed install could not fetch (a remote
+ * source it could not reach, a package the registry lacks): one that is it, or whose own
+ * dependencies name it. Null when none does.
+ */
+export async function devDependencyUnfetchable(facts: RepoFacts, output: string): Promise<string | null> {
   const development = DependencyFields.safeParse(facts.packageJson).data?.devDependencies ?? {};
   const entries = Object.entries(development);
-  const direct = entries.find(([name, specifier]) => {
+  const missing = missingPackageOf(output);
+  const unfetchable = (name: string, specifier: string) => {
     const source = sourceOf(name, specifier.trim());
-    return source !== null && namedIn(source, output);
-  });
+    return name === missing || (source !== null && namedIn(source, output));
+  };
+  const direct = entries.find(([name, specifier]) => unfetchable(name, specifier));
   if (direct) return direct[0];
   const registered = entries.filter(([name, specifier]) => sourceOf(name, specifier.trim()) === null);
   const lookups = new PQueue({ concurrency: 4 });
-  const reaching = await Promise.all(
+  const bringing = await Promise.all(
     registered.map(([name, specifier]) =>
       lookups.add(async () => {
         const dependencies = await registryDependencies(name, specifier);
-        return Object.entries(dependencies).some(([dependency, wanted]) => {
-          const source = sourceOf(dependency, wanted.trim());
-          return source !== null && namedIn(source, output);
-        })
-          ? name
-          : null;
+        return Object.entries(dependencies).some(([dependency, wanted]) => unfetchable(dependency, wanted)) ? name : null;
       }),
     ),
   );
-  return reaching.find((name) => name !== null) ?? null;
+  return bringing.find((name) => name !== null) ?? null;
 }

@@ -126,8 +126,8 @@ interface InstallRetry {
 export interface InstallContext {
   /** The root package.json. */
   manifest: PackageJson;
-  /** A development dependency that the tests never load, whose install fetched from a host the install could not reach. */
-  unreachedVia?: string | null;
+  /** A development dependency that the tests never load, which brought what the install could not fetch. */
+  unfetchableTool?: string | null;
 }
 
 /** Installs that fail on this machine for a reason another install of the same tree avoids, and that install. */
@@ -165,16 +165,19 @@ const INSTALL_RETRIES: InstallRetry[] = [
     },
   },
   {
-    // A development tool (a README linter) whose own dependencies come from a git host this machine
-    // cannot reach, and which the tests never load: the install goes without it.
-    failed: /^npm install\b/,
+    // A development tool (a README linter, a lint config) that brings a package from a git host this machine
+    // cannot reach, or one the registry here lacks, and which the tests never load: the install goes without
+    // it. A lockfile no longer matches package.json without it: npm install reads it and leaves it as it is.
+    failed: /^npm (ci|install)\b/,
     output: /[^]/,
-    retry: ({ command, edits }, _output, { unreachedVia }) => {
-      const edit = unreachedVia && `npm pkg delete 'devDependencies[${unreachedVia}]'`;
-      return edit && !edits.includes(edit) ? { command, edits: [...edits, edit] } : null;
+    retry: ({ command, edits }, _output, { unfetchableTool }) => {
+      const edit = unfetchableTool && `npm pkg delete 'devDependencies[${unfetchableTool}]'`;
+      if (!edit || edits.includes(edit)) return null;
+      const installing = /^npm ci\b/.test(command) ? command.replace(/^npm ci\b/, 'npm install --no-save') : command;
+      return { command: installing, edits: [...edits, edit] };
     },
-    why: (_output, { unreachedVia }) =>
-      `the development dependency ${unreachedVia} needs a host this machine cannot reach, and no test loads it: installs without it, leaving package.json as committed`,
+    why: (_output, { unfetchableTool }) =>
+      `the development dependency ${unfetchableTool} brings a package this machine cannot fetch, and no test loads it: installs without it, leaving package.json as committed`,
   },
 ];
 

@@ -91,16 +91,16 @@ const CASES = [
   },
   {
     fixture: 'unavailable-dev-tools',
-    // No lockfile; a dev dependency on a dist-tag the registry lacks, and a README linter from a git host that
-    // cannot be reached: the install takes the tag's latest release and goes without the linter, package.json
-    // put back as committed after it.
+    // No lockfile; a dev dependency on a dist-tag the registry lacks, a README linter from a git host that cannot
+    // be reached, a lint config the registry lacks: the install takes the tag's latest release and goes without
+    // the other two, package.json put back as committed after it.
     detected: {
       runner: 'tape',
       install: expect.stringMatching(
-        /^\(cp package\.json \.package\.json\.swesynth && (?=.*npm pkg delete 'devDependencies\[doc-tool\]' && )(?=.*npm pkg set 'devDependencies\[is-number\]=latest' && ).*npm install; code=\$\?; mv \.package\.json\.swesynth package\.json; exit \$code\)$/,
+        /^\(cp package\.json \.package\.json\.swesynth && (?=.*npm pkg delete 'devDependencies\[doc-tool\]' && )(?=.*npm pkg set 'devDependencies\[is-number\]=latest' && )(?=.*npm pkg delete 'devDependencies\[swesynth-fixture-lint-config-never-published\]' && ).*npm install; code=\$\?; mv \.package\.json\.swesynth package\.json; exit \$code\)$/,
       ) as unknown as string,
     },
-    probe: /init: install: the development dependency doc-tool needs a host this machine cannot reach, and no test loads it/,
+    probe: /init: install: the development dependency doc-tool brings a package this machine cannot fetch, and no test loads it/,
   },
 ];
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../pipeline/repo/facts.js';
-import { devDependencyReaching } from '../../pipeline/repo/install-sources.js';
+import { devDependencyUnfetchable } from '../../pipeline/repo/install-sources.js';
 import { installRetryOf, packageManagerOf } from '../../pipeline/repo/package-manager.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { copyFixture, factsOfFiles } from '../helpers.js';
@@ -110,19 +110,27 @@ describe('an install that failed', () => {
     expect(installRetryOf('npm install', missing('beta'), { manifest })).toBeNull();
   });
 
-  it('installs without a development dependency the tests never load that needs an unreachable host', () => {
+  it('installs without a development dependency the tests never load that brings what cannot be fetched', () => {
     const unreachable = 'npm error command git --no-replace-objects ls-remote ssh://git@github.com/reggi/node-fs-extra.git';
-    expect(installRetryOf('npm install', unreachable, { manifest, unreachedVia: 'evalmd' })?.install).toBe(
+    expect(installRetryOf('npm install', unreachable, { manifest, unfetchableTool: 'evalmd' })?.install).toBe(
       "(cp package.json .package.json.swesynth && npm pkg delete 'devDependencies[evalmd]' && npm install; code=$?; mv .package.json.swesynth package.json; exit $code)",
     );
-    expect(installRetryOf('npm install', unreachable, { manifest, unreachedVia: null })).toBeNull();
+    expect(installRetryOf('npm install', unreachable, { manifest, unfetchableTool: null })).toBeNull();
+    // Without it the lockfile no longer matches package.json: npm install reads it, and --no-save leaves it as committed.
+    expect(installRetryOf('npm ci', 'npm error code E404', { manifest, unfetchableTool: '@acme/eslint-config' })?.install).toBe(
+      "(cp package.json .package.json.swesynth && npm pkg delete 'devDependencies[@acme/eslint-config]' && npm install --no-save; code=$?; mv .package.json.swesynth package.json; exit $code)",
+    );
   });
 
-  it('finds the development dependency whose own dependencies come from a git host, in the registry', async () => {
+  it('finds the development dependency that brings what the install could not fetch, in the registry', async () => {
     const output = 'npm error command git --no-replace-objects ls-remote ssh://git@github.com/reggi/node-fs-extra.git';
-    const facts = factsOfFiles({ devDependencies: { evalmd: '^0.0.19', tape: '5.10.2' } }, {});
-    expect(await devDependencyReaching(facts, output)).toBe('evalmd');
-    expect(await devDependencyReaching(facts, 'npm error code E404')).toBeNull();
+    const facts = factsOfFiles({ devDependencies: { evalmd: '^0.0.19', tape: '5.10.2', '@acme/eslint-config': '^1.0.0' } }, {});
+    expect(await devDependencyUnfetchable(facts, output)).toBe('evalmd');
+    // A package the registry lacks: the dependency itself, or the one whose dependencies name it (tape's own).
+    const missing = (name: string) => `npm error code E404\nnpm error 404 Not Found - GET https://registry.example/${name}/-/x-1.0.0.tgz`;
+    expect(await devDependencyUnfetchable(facts, missing('@acme/eslint-config'))).toBe('@acme/eslint-config');
+    expect(await devDependencyUnfetchable(facts, missing('dotignore'))).toBe('tape');
+    expect(await devDependencyUnfetchable(facts, 'npm error code E404')).toBeNull();
   }, 60_000);
 
   it('is not retried for other failures or other package managers', () => {
