@@ -129,11 +129,39 @@ export async function workspacePackages(root: string): Promise<WorkspacePackage[
   return packages.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/**
+ * What a test file's text shows: a call of a test function, or a test or assertion module loaded.
+ * A file named like a test may be none (core-js names a polyfill of `RegExp.prototype.test`
+ * es.regexp.test.js); one in a test folder is taken for a test unread.
+ */
+const TEST_CODE = new RegExp(
+  [
+    // A call, not a definition (`function test(`) or a method (`pattern.test(`).
+    String.raw`(?<![.$\w])(?<!function\s{1,9})(?:describe|it|test|suite|context)(?:\.\w+)?\s*\(`,
+    String.raw`(?:require\(\s*|from\s+|import\s+)['"](?:node:test|(?:node:)?assert(?:\/strict)?|tape|tap|ava|uvu|vitest|mocha|chai|jasmine|@jest\/globals)['"]`,
+    // A test helper package (`@babel/helper-plugin-test-runner`) that defines the tests.
+    String.raw`(?:require\(\s*|from\s+|import\s+)['"](?![./])[^'"]*test[^'"]*['"]`,
+  ].join('|'),
+);
+/** How many of a package's test-named files are read for test code, at most. */
+const FILES_READ = 50;
+
+async function holdsTests(folder: string): Promise<boolean> {
+  const [named, inTestFolder] = await Promise.all(
+    TEST_FILES.map((pattern) => glob(pattern, { cwd: folder, ignore: ['**/node_modules/**'] })),
+  );
+  if (inTestFolder!.length > 0) return true;
+  for (const file of named!.slice(0, FILES_READ)) {
+    if (TEST_CODE.test(await readFile(join(folder, file), 'utf8').catch(() => ''))) return true;
+  }
+  return false;
+}
+
 async function packageAt(root: string, path: string): Promise<WorkspacePackage> {
   const manifest = await readJson(join(root, path, 'package.json'), Manifest);
   const script = manifest?.scripts?.test?.trim();
   const testScript = script && !runsNoTest(script) ? script : null;
-  const hasTests = testScript !== null || (await glob(TEST_FILES, { cwd: join(root, path), ignore: ['**/node_modules/**'] })).length > 0;
+  const hasTests = testScript !== null || (await holdsTests(join(root, path)));
   const repository = typeof manifest?.repository === 'string' ? manifest.repository : (manifest?.repository?.url ?? null);
   return { path, name: manifest?.name ?? basename(path), testScript, hasTests, repository };
 }

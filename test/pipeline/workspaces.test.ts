@@ -21,7 +21,7 @@ const PLACEHOLDER = { test: 'echo "Error: no test specified" && exit 1' };
 const packages = {
   'packages/a/package.json': { name: '@acme/a', scripts: { test: 'node --test', build: 'tsc' } },
   'packages/b/package.json': { name: '@acme/b', scripts: PLACEHOLDER },
-  'packages/b/src/index.test.ts': '',
+  'packages/b/src/index.test.ts': "import { test } from 'node:test';\n",
   // A test script that only prints runs no test either.
   'packages/c/package.json': { scripts: { test: 'echo no tests' } },
   'packages/internal/package.json': { name: 'internal' },
@@ -68,6 +68,23 @@ describe('workspace discovery', () => {
       ...packages,
     });
     expect((await workspacePackages(root)).map((pkg) => pkg.name)).toEqual(['@acme/a', '@acme/b']);
+  });
+
+  it('takes a package for tested by its test script, its test folder, or test code in a file named like a test', async () => {
+    const root = repo({
+      'package.json': { workspaces: ['packages/*'] },
+      'packages/scripted/package.json': { name: 'scripted', scripts: { test: 'node check.js' } },
+      'packages/folder/package.json': { name: 'folder' },
+      'packages/folder/test/rules.js': "ruleTester.run('rule', rule, { valid: [] });\n",
+      'packages/named/package.json': { name: 'named' },
+      'packages/named/src/parse.test.js': "test('parses', () => {});\n",
+      // A polyfill of RegExp.prototype.test, named like a test file and holding none.
+      'packages/polyfill/package.json': { name: 'polyfill' },
+      'packages/polyfill/modules/es.regexp.test.js':
+        "module.exports = { test: function test(S) { return /x/.test(S); } };\nrequire('../internals/entry')('RegExp', 'test');\n",
+    });
+    const tested = (await workspacePackages(root)).filter((pkg) => pkg.hasTests).map((pkg) => pkg.name);
+    expect(tested).toEqual(['folder', 'named', 'scripted']);
   });
 
   it('finds no packages in a repository that is not a workspace', async () => {
