@@ -4,7 +4,7 @@ import { tapeDetection } from './tape-detection.js';
 import { majorOf } from './version.js';
 
 /**
- * tape 3 to 5. tape runs every file in one process and prints each test's name as a flat `# name`
+ * tape 2 to 5. tape runs every file in one process and prints each test's name as a flat `# name`
  * comment, without its file or parents; swesynth's preload (tape-preload.cjs) prints a marker
  * with both as each test starts, and the assertions up to the next marker belong to that test.
  * A test with subtests is a suite: its own assertions, if any, become `<path> > (suite)`. A
@@ -71,7 +71,7 @@ export const tape: RunnerAdapter = {
   isolatesFiles: false,
   command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
     const files = [...args, ...(only ?? testFiles)];
-    // tape 3's bin has no -r, and loads its files in several ticks: swesynth's runner loads them instead.
+    // tape 2 and 3's bins have no -r, and load their files in several ticks: swesynth's runner loads them instead.
     const binLoads = (majorOf(version) ?? Infinity) >= 4;
     return {
       file: binLoads ? 'node_modules/.bin/tape' : tools.node,
