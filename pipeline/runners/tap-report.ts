@@ -104,8 +104,9 @@ function firstFailure(points: TapPoint[]): TapPoint | undefined {
   return points.find((point) => !point.ok && point.directive?.kind !== 'todo');
 }
 
-/** tap marks what its timeouts end with `expired`. */
-const timedOut = (point: TapPoint): boolean => point.diagnostic?.data.expired !== undefined;
+/** tap marks what its timeouts end with `expired`; tap 7 and older fail the test that was running with `timeout!` and the signal. */
+const timedOut = (point: TapPoint): boolean =>
+  point.diagnostic?.data.expired !== undefined || (point.description === 'timeout!' && point.diagnostic?.data.signal !== undefined);
 
 const isFailing = (status: TestResult['status']): boolean => status === 'fail' || status === 'error' || status === 'timeout';
 

@@ -4,7 +4,7 @@ import { majorOf } from './version.js';
 import { tapDetection } from './tap-detection.js';
 
 /**
- * node-tap 16 (the classic CLI) and 18 to 21 (the @tapjs CLI with plugins; there is no tap 17). Each test file runs in its own process and is a top-level subtest named by its
+ * node-tap 1 to 16 (the classic CLI) and 18 to 21 (the @tapjs CLI with plugins; there is no tap 17). Each test file runs in its own process and is a top-level subtest named by its
  * path; nested `t.test` subtests give the title path, and the leaf subtests are the tests. A
  * subtest's own assertions beside its subtests become `<path> > (suite)`, those at a file's top
  * level `(file)`. A file whose process fails with no failing test (a load error, a crash, tap's
@@ -50,7 +50,8 @@ export const tap: RunnerAdapter = {
         '--no-bail',
         // tap's timeout is per file, in whole seconds; it fires before the process is killed.
         `--timeout=${Math.max(1, Math.floor((timeoutMs * 0.8) / 1000))}`,
-        `--node-arg=--import=${tools.runnerFile('tap-uncaught.mjs')}`,
+        // tap 1 to 4 pass no arguments to node; there an uncaught error fails the file without its own report.
+        ...(major >= 5 ? [`--node-arg=--import=${tools.runnerFile('tap-uncaught.mjs')}`] : []),
         ...args,
         // Without files tap searches its default globs; swesynth names the files it means.
         ...(only ?? testFiles),

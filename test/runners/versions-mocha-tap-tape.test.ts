@@ -26,7 +26,7 @@ const CASES: VersionCase[] = [
   // ES module syntax through the esm loader, as repositories on mocha 8 and older write it.
   { adapter: mocha, fixture: 'mocha-8-esm', args: ['--require', 'esm'] },
   // tap 14 reports each file as a buffered subtest (`ok 1 - test/x.js {` … `}`).
-  ...['tap-14', 'tap-18', 'tap-19', 'tap-20'].map((fixture) => ({ adapter: tap, fixture })),
+  ...['tap-2', 'tap-7', 'tap-14', 'tap-18', 'tap-19', 'tap-20'].map((fixture) => ({ adapter: tap, fixture })),
   // tape 2 has no `timeoutAfter` of its own.
   { adapter: tape, fixture: 'tape-2' },
   { adapter: tape, fixture: 'tape-3' },
