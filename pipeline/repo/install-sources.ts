@@ -75,9 +75,6 @@ export function remoteSources(facts: RepoFacts, registryHost: string | null): Re
 const NETWORK_FAILURE = String.raw`(?:E(?:NOTFOUND|AI_AGAIN|CONNREFUSED|TIMEDOUT|HOSTUNREACH|NETUNREACH)|Could not resolve host(?:name)?:?)`;
 const UNREACHED_HOST = new RegExp(String.raw`${NETWORK_FAILURE}\s+([a-z0-9][\w.-]*\.[a-z]{2,})`, 'i');
 
-/** Whether a failed install's output shows a request to a host that could not be reached. */
-export const showsUnreachedHost = (output: string): boolean => UNREACHED_HOST.test(output);
-
 /**
  * Which remote source a failed install's output shows it could not fetch: one whose host, or
  * whose specifier, the output names; otherwise the host a failed request names, or null.
@@ -133,10 +130,14 @@ async function registryDependencies(name: string, specifier: string): Promise<Re
     reject: false,
     timeout: 60_000,
   });
-  if (result.exitCode !== 0 || result.stdout.trim() === '') return {};
-  const parsed = z
-    .union([z.record(z.string(), z.string()), z.array(z.record(z.string(), z.string()))])
-    .safeParse(JSON.parse(result.stdout));
+  if (result.exitCode !== 0) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(result.stdout);
+  } catch {
+    return {};
+  }
+  const parsed = z.union([z.record(z.string(), z.string()), z.array(z.record(z.string(), z.string()))]).safeParse(json);
   if (!parsed.success) return {};
   return Array.isArray(parsed.data) ? (parsed.data.at(-1) ?? {}) : parsed.data;
 }
