@@ -99,7 +99,7 @@ function withEdits(command: string, edits: string[]): string {
   return `(cp package.json .package.json.swesynth && ${editing}${command}; code=$?; mv .package.json.swesynth package.json; exit $code)`;
 }
 
-function editsOf(install: string): { command: string; edits: string[] } {
+function editsOf(install: string): EditedInstall {
   const edited = EDITED_INSTALL.exec(install);
   return edited ? { command: edited[2]!, edits: edited[1]!.split(' && ').filter(Boolean) } : { command: install, edits: [] };
 }
@@ -109,17 +109,17 @@ const NO_MATCHING_VERSION = /No matching version found for (.+)@([^@\s]+?)\.?$/m
 /** A dist-tag (`next`, `beta`), not a version or range; `latest` missing means the package is missing. */
 const isDistTag = (spec: string) => /^[a-z][\w.-]*$/i.test(spec) && !/^(x|latest)$/i.test(spec);
 
+/** An install command inside any package.json edits, and those edits. */
+interface EditedInstall {
+  command: string;
+  edits: string[];
+}
+
 interface InstallRetry {
   /** The install command (inside any package.json edits) this applies to. */
   failed: RegExp;
-  output: RegExp;
-  /** The command and edits to try instead, or null when this failure is not one it can mend. */
-  retry: (
-    failed: { command: string; edits: string[] },
-    output: string,
-    context: InstallContext,
-  ) => { command: string; edits: string[] } | null;
-  why: (output: string, context: InstallContext) => string;
+  /** The command and edits to try instead, and why; null when the output shows no failure this mends. */
+  retry: (failed: EditedInstall, output: string, context: InstallContext) => (EditedInstall & { why: string }) | null;
 }
 
 /** What a retry may know of the repository besides the failed install's output. */
@@ -136,32 +136,40 @@ const INSTALL_RETRIES: InstallRetry[] = [
     // npm 7 and later refuse a tree whose peer dependencies conflict, which the npm 6 that many
     // lockfile-less repositories were written with installed without a word; npm's message suggests this.
     failed: /^npm (ci|install)\b(?!.*--legacy-peer-deps)/,
-    output: /npm (?:ERR!|error) code ERESOLVE/,
-    retry: ({ command, edits }) => ({ command: `${command} --legacy-peer-deps`, edits }),
-    why: () => "npm could not resolve the dependencies' peer dependencies (ERESOLVE): installs them as npm 6 did, with --legacy-peer-deps",
+    retry: ({ command, edits }, output) =>
+      /npm (?:ERR!|error) code ERESOLVE/.test(output)
+        ? {
+            command: `${command} --legacy-peer-deps`,
+            edits,
+            why: "npm could not resolve the dependencies' peer dependencies (ERESOLVE): installs them as npm 6 did, with --legacy-peer-deps",
+          }
+        : null,
   },
   {
     // A package.json changed without its lockfile: what a contributor's `npm install` does with it.
     failed: /^npm ci\b/,
-    output: /can only install packages when your package\.json and package-lock\.json( or npm-shrinkwrap\.json)? are in sync/,
-    retry: ({ command, edits }) => ({ command: command.replace(/^npm ci\b/, 'npm install'), edits }),
-    why: () => 'the lockfile does not match package.json, which npm ci refuses: installs with npm install, as a contributor would',
+    retry: ({ command, edits }, output) =>
+      /can only install packages when your package\.json and package-lock\.json( or npm-shrinkwrap\.json)? are in sync/.test(output)
+        ? {
+            command: command.replace(/^npm ci\b/, 'npm install'),
+            edits,
+            why: 'the lockfile does not match package.json, which npm ci refuses: installs with npm install, as a contributor would',
+          }
+        : null,
   },
   {
     // A development dependency on a prerelease channel (`"typescript": "next"`) that the registry here
     // does not tag: its latest release stands in for it, for the install only.
     failed: /^npm install\b/,
-    output: /npm (?:ERR!|error) code ETARGET/,
     retry: ({ command, edits }, output, { manifest }) => {
+      if (!/npm (?:ERR!|error) code ETARGET/.test(output)) return null;
       const [, name, spec] = NO_MATCHING_VERSION.exec(output) ?? [];
       if (!name || !spec || !isDistTag(spec)) return null;
       const field = (['dependencies', 'devDependencies'] as const).find((key) => manifest[key]?.[name] === spec);
       const edit = field && `npm pkg set '${field}[${name}]=latest'`;
-      return edit && !edits.includes(edit) ? { command, edits: [...edits, edit] } : null;
-    },
-    why: (output) => {
-      const [, name, spec] = NO_MATCHING_VERSION.exec(output) ?? [];
-      return `the registry has no "${spec}" tag of ${name}, which package.json asks for: installs its latest release instead, leaving package.json as committed`;
+      if (!edit || edits.includes(edit)) return null;
+      const why = `the registry has no "${spec}" tag of ${name}, which package.json asks for: installs its latest release instead, leaving package.json as committed`;
+      return { command, edits: [...edits, edit], why };
     },
   },
   {
@@ -169,15 +177,13 @@ const INSTALL_RETRIES: InstallRetry[] = [
     // cannot reach, or one the registry here lacks, and which the tests never load: the install goes without
     // it. A lockfile no longer matches package.json without it: npm install reads it and leaves it as it is.
     failed: /^npm (ci|install)\b/,
-    output: /[^]/,
     retry: ({ command, edits }, _output, { unfetchableTool }) => {
       const edit = unfetchableTool && `npm pkg delete 'devDependencies[${unfetchableTool}]'`;
       if (!edit || edits.includes(edit)) return null;
       const installing = /^npm ci\b/.test(command) ? command.replace(/^npm ci\b/, 'npm install --no-save') : command;
-      return { command: installing, edits: [...edits, edit] };
+      const why = `the development dependency ${unfetchableTool} brings a package this machine cannot fetch, and no test loads it: installs without it, leaving package.json as committed`;
+      return { command: installing, edits: [...edits, edit], why };
     },
-    why: (_output, { unfetchableTool }) =>
-      `the development dependency ${unfetchableTool} brings a package this machine cannot fetch, and no test loads it: installs without it, leaving package.json as committed`,
   },
 ];
 
@@ -189,9 +195,8 @@ export function installRetryOf(
 ): { install: string; why: string } | null {
   const failed = editsOf(install);
   for (const rule of INSTALL_RETRIES) {
-    if (!rule.failed.test(failed.command) || !rule.output.test(output)) continue;
-    const next = rule.retry(failed, output, context);
-    if (next) return { install: withEdits(next.command, next.edits), why: rule.why(output, context) };
+    const next = rule.failed.test(failed.command) ? rule.retry(failed, output, context) : null;
+    if (next) return { install: withEdits(next.command, next.edits), why: next.why };
   }
   return null;
 }
