@@ -1,7 +1,9 @@
 import { basename, posix } from 'node:path';
 import { allRunners } from '../runners/index.js';
 import type { RunnerAdapter, RunnerInvocation, RunnerName } from '../runners/types.js';
-import type { RepoFacts } from './facts.js';
+import { parsePackageJson, type PackageJson, type RepoFacts } from './facts.js';
+import { isObject } from './config-file.js';
+import { pnpmWorkspaceGlobs } from './workspaces.js';
 import { profileNode } from './node-version.js';
 import { packageManagerOf } from './package-manager.js';
 import type { RepoProfile } from './profile.js';
@@ -488,8 +490,9 @@ function ignoredFolders(facts: RepoFacts): Set<string> {
 
 /**
  * Whether a test file loads something the checkout does not hold: a relative path into a folder
- * .gitignore names, or one that is not there (before install). That is the install's own build's
- * output (`prepare` runs on install), and the build must run again for each bug.
+ * .gitignore names, or one that is not there (before install); or a package of the workspace whose
+ * entry files (main, module, exports) are not there, unless the runner's config maps packages to
+ * sources itself. That is a build's output, and the build must run again for each bug.
  */
 function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
   const ignored = ignoredFolders(facts);
@@ -499,15 +502,66 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
     ['', '.js', '.cjs', '.mjs', '/index.js', '.ts', '.tsx', '/index.ts'].some((suffix) => facts.read(`${path}${suffix}`) !== undefined) ||
     facts.read(typeScriptOf(path)) !== undefined ||
     facts.read(`${typeScriptOf(path)}x`) !== undefined;
+  const unbuiltPackages = mapsPackagesToSources(facts) ? new Set<string>() : unbuiltWorkspacePackages(facts);
+  const packageName = (specifier: string) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/');
   return facts
     .glob(tests)
     .slice(0, 50)
-    .some((file) =>
-      relativeSpecifiers(facts.read(file) ?? '').some((specifier) => {
-        const path = posix.normalize(posix.join(posix.dirname(file), specifier));
-        return !path.startsWith('..') && (ignored.has(path.split('/')[0]!) || !exists(path));
-      }),
-    );
+    .some((file) => {
+      const text = facts.read(file) ?? '';
+      return (
+        relativeSpecifiers(text).some((specifier) => {
+          const path = posix.normalize(posix.join(posix.dirname(file), specifier));
+          return !path.startsWith('..') && (ignored.has(path.split('/')[0]!) || !exists(path));
+        }) || importedModules(text).some((specifier) => unbuiltPackages.has(packageName(specifier)))
+      );
+    });
+}
+
+/** Runner or bundler configs that can point a package's name at its sources (an alias, a module name mapper). */
+const ALIASING_CONFIGS = /^(jest|vitest|vite)\.config\.[cm]?[jt]s$|^vitest\.workspace\.[cm]?[jt]s$/;
+
+function mapsPackagesToSources(facts: RepoFacts): boolean {
+  const texts = facts.rootFiles.filter((file) => ALIASING_CONFIGS.test(file)).map((file) => facts.read(file) ?? '');
+  const packageJest = JSON.stringify(facts.packageJson.jest ?? {});
+  return [...texts, packageJest].some((text) =>
+    /\balias\b|tsconfigPaths|tsconfig-paths|moduleNameMapper["']?\s*:\s*\{\s*[^\s}]/.test(text),
+  );
+}
+
+/** The names of the workspace's packages whose entry files are not in the checkout: their build writes them. */
+function unbuiltWorkspacePackages(facts: RepoFacts): Set<string> {
+  const declared = facts.packageJson.workspaces;
+  const globs = [
+    ...(Array.isArray(declared) ? declared : (declared?.packages ?? [])),
+    ...pnpmWorkspaceGlobs(facts.read('pnpm-workspace.yaml') ?? ''),
+  ].filter((glob) => !glob.startsWith('!'));
+  const unbuilt = new Set<string>();
+  for (const manifest of facts.glob(globs.map((glob) => `${glob.replace(/^\.\/|\/+$/g, '')}/package.json`))) {
+    const folder = posix.dirname(manifest);
+    const pkg = parsePackageJson(facts.read(manifest));
+    const entries = entryFiles(pkg).map((entry) => posix.normalize(posix.join(folder, entry)));
+    if (pkg.name && entries.length > 0 && !entries.some((entry) => facts.read(entry) !== undefined)) unbuilt.add(pkg.name);
+  }
+  return unbuilt;
+}
+
+/** The files a package.json says Node.js or a bundler loads for the package itself: main, module, the exports of ".". */
+function entryFiles(pkg: PackageJson): string[] {
+  const exported = isObject(pkg.exports) && Object.keys(pkg.exports).some((key) => key.startsWith('.')) ? pkg.exports['.'] : pkg.exports;
+  const leaves = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : isObject(value)
+        ? Object.entries(value).flatMap(([key, inner]) => (key === 'types' ? [] : leaves(inner)))
+        : [];
+  return [pkg.main, pkg.module, ...leaves(exported)].filter(
+    (entry): entry is string => entry !== undefined && /\.[cm]?[jt]sx?$/.test(entry) && !/\.d\.[cm]?ts$/.test(entry),
+  );
 }
 
 /**

@@ -14,6 +14,14 @@ export const PackageJson = z
     scripts: z.record(z.string(), z.string()).optional().catch(undefined),
     dependencies: Dependencies.optional(),
     devDependencies: Dependencies.optional(),
+    main: z.string().optional().catch(undefined),
+    module: z.string().optional().catch(undefined),
+    exports: z.unknown().optional(),
+    workspaces: z
+      .union([z.array(z.string()), z.object({ packages: z.array(z.string()).optional() }).loose()])
+      .optional()
+      .catch(undefined),
+    jest: z.unknown().optional(),
     repository: z
       .union([z.string(), z.object({ url: z.string().optional() }).loose()])
       .optional()

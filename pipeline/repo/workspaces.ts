@@ -48,7 +48,7 @@ const Manifest = z
   .object({
     name: z.string().optional(),
     scripts: z.record(z.string(), z.string()).optional(),
-    workspaces: z.union([z.array(z.string()), z.object({ packages: z.array(z.string()).optional() }).loose()]).optional(),
+    workspaces: PackageJson.shape.workspaces,
     repository: PackageJson.shape.repository,
   })
   .loose();

@@ -29,7 +29,7 @@ export function normalizePath(path: string): string {
   return path
     .replace(/^\.\//, '')
     .replace(/\/+$/, '')
-    .replace(/^<rootDir>\//, '');
+    .replace(/^<rootDir>(\/|$)/, '');
 }
 
 /**
@@ -43,7 +43,7 @@ export function positionalTests(positional: string[], inFolder: string[]): Detec
   return { tests, source: `the test script's arguments (${positional.join(' ')})` };
 }
 
-/** Files whose repository path (with a leading `/`, as runners match absolute paths) fits one of the regular expressions. */
+/** Files whose path fits one of the regular expressions, matched as runners match them: against an absolute path. */
 export function filesMatching(facts: RepoFacts, patterns: string[], candidates = ['**/*.{js,jsx,ts,tsx,mjs,cjs,mts,cts}']): string[] {
   const expressions = patterns.flatMap((pattern) => {
     try {
@@ -52,7 +52,8 @@ export function filesMatching(facts: RepoFacts, patterns: string[], candidates =
       return [];
     }
   });
-  return facts.glob(candidates).filter((file) => expressions.some((expression) => expression.test(`/${file}`)));
+  // The repository's folder stands before the file: `./src/` needs a character before `/src`.
+  return facts.glob(candidates).filter((file) => expressions.some((expression) => expression.test(`/repository/${file}`)));
 }
 
 /** A value that is a string or a list of strings, as configs write globs; anything else reads as none. */

@@ -4,6 +4,7 @@ import { filesMatching, normalizePath, stringList } from './detection.js';
 import { recognizeBins } from './detection.js';
 import type { RunnerDetection } from './types.js';
 
+const HAS_GLOB = /[*?{[]/;
 const DEFAULT_MATCH = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)'];
 const CONFIG_FILES = [
   'jest.config.js',
@@ -144,7 +145,11 @@ export const jestDetection: RunnerDetection = {
     let tests =
       allProjects.length > 0
         ? projects.flatMap((project) =>
-            typeof project === 'string' ? globsOf({}, facts, normalizePath(project)) : isObject(project) ? globsOf(project, facts) : [],
+            typeof project === 'string'
+              ? folderProjectGlobs(normalizePath(project), config, facts)
+              : isObject(project)
+                ? globsOf(project, facts)
+                : [],
           )
         : globsOf(config, facts);
     // Positional words are regular expressions over paths: they keep the configured files they match.
@@ -156,6 +161,22 @@ export const jestDetection: RunnerDetection = {
     return { tests, source, args: ['--selectProjects', ...(names as string[])] };
   },
 };
+
+/**
+ * A project given as a folder: the root folder is the root config itself (less its projects), a
+ * folder with a config of its own is that config, rooted there; any other folder (or a glob of
+ * folders) tests with jest's defaults under it.
+ */
+function folderProjectGlobs(folder: string, rootConfig: Record<string, unknown>, facts: RepoFacts): string[] {
+  if (folder === '' || folder === '.') return globsOf({ ...rootConfig, projects: undefined }, facts);
+  const own = HAS_GLOB.test(folder)
+    ? null
+    : (readConfig(
+        facts,
+        CONFIG_FILES.map((file) => `${folder}/${file}`),
+      ) ?? readConfig(facts, [`${folder}/package.json`], 'jest'));
+  return globsOf(own && isObject(own.value) ? own.value : {}, facts, folder);
+}
 
 /** The runners a jest project tests code with: jest's own (the default), by their package names. */
 const TEST_RUNNERS = new Set(['jest-runner', 'jest-circus', 'jest-jasmine2']);

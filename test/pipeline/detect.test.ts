@@ -64,6 +64,30 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: vitest }, typeScript))).toMatchObject({ build: null, buildBeforeTests: false });
   });
 
+  it('takes the build script as the build when the tests load a workspace package whose entry files the build writes', () => {
+    const files = {
+      'packages/core/package.json': JSON.stringify({ name: '@acme/core', main: './lib/index.js', exports: { '.': './lib/index.js' } }),
+      'packages/core/src/index.ts': 'export const one = 1;\n',
+      'packages/plugin/package.json': JSON.stringify({ name: '@acme/plugin', main: 'src/index.js' }),
+      'packages/plugin/src/index.js': '',
+      'packages/plugin/test/index.js': "const core = require('@acme/core');\nconst plugin = require('@acme/plugin');\n",
+      'jest.config.js': "module.exports = { testRegex: './packages/[^/]+/test/.+\\\\.js$' };",
+    };
+    const manifest = { workspaces: ['packages/*'], scripts: { test: 'jest', build: 'node scripts/build.mjs' } };
+    expect(detectProfile(repo(manifest, files))).toMatchObject({ build: 'node scripts/build.mjs', buildBeforeTests: true });
+    // Entry files in the checkout, a package only the tests' own package loads, or a config that maps packages to sources: no build.
+    const inPlace = { ...files, 'packages/core/lib/index.js': '' };
+    expect(detectProfile(repo(manifest, inPlace))).toMatchObject({ build: null });
+    const ownOnly = { ...files, 'packages/plugin/test/index.js': "const plugin = require('@acme/plugin');\n" };
+    expect(detectProfile(repo(manifest, ownOnly))).toMatchObject({ build: null });
+    const mapped = {
+      ...files,
+      'jest.config.js':
+        "module.exports = { testRegex: './packages/[^/]+/test/.+\\\\.js$', moduleNameMapper: { '^@acme/(.*)$': '<rootDir>/packages/$1/src' } };",
+    };
+    expect(detectProfile(repo(manifest, mapped))).toMatchObject({ build: null });
+  });
+
   it("reads `node <path>` as Node.js finds the file it runs: with `.js` added, or a folder's index.js", () => {
     const scripts = { test: 'node test/test && node test/fp' };
     const files = { 'test/test.js': '', 'test/fp/index.js': '', 'test/fp/helpers.js': '' };
@@ -316,6 +340,45 @@ describe('profile detection', () => {
     const profile = detectProfile(repo({ scripts: { test: 'jest' } }, { 'jest.config.js': config }));
     expect(profile).toMatchObject({ runner: 'jest', runnerArgs: ['--selectProjects', 'test'] });
     expect(profile.tests).not.toContain('**/*.{js,ts}');
+  });
+
+  it("reads a jest project given as a folder: '<rootDir>' is the root config itself, another folder its own config", () => {
+    const config = `export default {
+      projects: ['<rootDir>', '<rootDir>/examples/*/', '<rootDir>/tools'],
+      testPathIgnorePatterns: ['/node_modules/', '/examples/', '/__fixtures__/'],
+    };`;
+    const files = {
+      'jest.config.mjs': config,
+      'packages/a/src/__tests__/a.test.ts': '',
+      'packages/a/src/__tests__/__fixtures__/b.test.ts': '',
+      'examples/demo/sum.test.js': '',
+      'tools/jest.config.js': "module.exports = { testMatch: ['<rootDir>/checks/*.js'] };",
+      'tools/checks/one.js': '',
+      'tools/other.test.js': '',
+    };
+    expect(detectProfile(repo({ scripts: { test: 'jest' } }, files)).tests).toEqual([
+      'packages/a/src/__tests__/a.test.ts',
+      'tools/other.test.js',
+      'examples/*/**/__tests__/**/*.[jt]s?(x)',
+      'examples/*/**/?(*.)+(spec|test).[jt]s?(x)',
+      'tools/checks/*.js',
+    ]);
+  });
+
+  it("matches jest's testRegex against an absolute path, as jest does: a leading `./` stands for any folder", () => {
+    const config =
+      'export default { testRegex: `./(packages|eslint)/[^/]+/test/.+\\.m?js$`, testPathIgnorePatterns: ["/test/fixtures/"] };';
+    const files = {
+      'jest.config.ts': config,
+      'packages/core/test/index.js': '',
+      'packages/core/test/fixtures/input.js': '',
+      'packages/core/src/index.js': '',
+      'eslint/plugin/test/rules.mjs': '',
+    };
+    expect(detectProfile(repo({ scripts: { test: 'jest' } }, files)).tests).toEqual([
+      'eslint/plugin/test/rules.mjs',
+      'packages/core/test/index.js',
+    ]);
   });
 
   it("leaves out the files jest's testPathIgnorePatterns ignore, such as fixtures under __tests__", () => {
