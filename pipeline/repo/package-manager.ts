@@ -51,6 +51,15 @@ function declaredManager(facts: RepoFacts): { name: string; version: string | nu
 }
 
 /**
+ * The package manager's command as the install runs it, without the install (`npx -y pnpm@9 install
+ * --frozen-lockfile` → `npx -y pnpm@9`): nothing puts pnpm or yarn on the PATH, so the build's calls
+ * of them, and swesynth's, go through this. `npm` for no install.
+ */
+export function managerCommand(install: string | null): string {
+  return install?.replace(/\s+(install|ci)\b.*$/, '') ?? 'npm';
+}
+
+/**
  * The package manager and its install command. A `packageManager` field (or `devEngines`) pins
  * the manager and its version; otherwise the lockfile tells which one, and which major version
  * wrote it. pnpm and yarn 2+ run at that version, fetched from npm's registry.

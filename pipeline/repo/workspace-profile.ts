@@ -4,6 +4,7 @@ import { detect, type Detection } from './detect.js';
 import { factsOf } from './facts.js';
 import type { PackageProfile } from './profile.js';
 import { workspaceBuild, workspacePackages, type WorkspacePackage } from './workspaces.js';
+import { managerCommand } from './package-manager.js';
 
 /** What a workspace adds to the root's profile: its packages with tests, each detected in its own folder, and their build. */
 export interface WorkspaceFields {
@@ -33,10 +34,9 @@ function matches(pkg: WorkspacePackage, selectors: string[]): boolean {
 /**
  * The workspace's own build, when the root's test script does not already run one: the root
  * `build` script, else `tsc -b` over project references, else every package's `build` script.
- * The package manager's command comes from the install (`npx -y pnpm@9 install ...` → `npx -y pnpm@9`).
  */
 function buildCommand(install: string | null, found: Awaited<ReturnType<typeof workspaceBuild>>): string | null {
-  const manager = install?.replace(/\s+(install|ci)\b.*$/, '') ?? 'npm';
+  const manager = managerCommand(install);
   const isNpm = /^npm\b/.test(manager);
   if (found.rootScript !== null) return `${isNpm ? 'npm' : manager} run build`;
   if (found.tscReferences.length > 0) return 'npx tsc -b';

@@ -460,6 +460,14 @@ describe('profile detection', () => {
     expect(detectProfile(repo({}, { 'package-lock.json': '{}' })).install).toBe('npm ci');
   });
 
+  it('runs a build step that calls the package manager by name with the one the install uses: none is on the PATH', () => {
+    const files = { 'pnpm-lock.yaml': '', 'test/a.test.js': "require('../dist/index.js');\n" };
+    const scripts = { test: 'vitest run', build: 'pnpm -r build && tsc -p tsconfig.build.json' };
+    expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0', scripts }, files))).toMatchObject({
+      build: 'npx -y pnpm@10.14.0 -r build && tsc -p tsconfig.build.json',
+    });
+  });
+
   it('keeps browser downloads out of the install', () => {
     expect(detectProfile(repo({ devDependencies: { puppeteer: '24', mocha: '11' } })).env).toEqual({ PUPPETEER_SKIP_DOWNLOAD: '1' });
   });
