@@ -683,6 +683,18 @@ function suiteCall(calls: RunnerCall[]): { call: RunnerCall; positional: string[
   return { call: first, positional: [...new Set(same.flatMap((call) => call.invocation.positional))] };
 }
 
+/** The scripts an install runs in the repository itself. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+/** Node.js options that load a TypeScript hook (tsx, ts-node, a loader) rather than stripping types itself. */
+const LOADER_OPTION = /^(-r|--require|--import|--loader|--experimental-loader)(=|$)/;
+
+/** `node scripts/setup.ts`: a .ts file run by Node.js with no loader, which only a Node.js that strips types runs. */
+function runsTypeScriptFile(step: Step): boolean {
+  return (
+    step.words[0] === 'node' && step.words.some((word) => /\.[cm]?ts$/.test(word)) && !step.words.some((word) => LOADER_OPTION.test(word))
+  );
+}
+
 /**
  * The build as one command. Steps read out of a Makefile or a shell script ran, in the repository,
  * inside its package manager's script environment, where yarn 1 puts itself on the PATH for the
@@ -767,6 +779,7 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   });
   const { packageManager, install } = packageManagerOf(facts);
   let build = buildSteps.length > 0 ? underPackageManager(buildSteps, scripts, install) : null;
+  let buildRuns = buildSteps;
   if (build)
     reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
   // No build before the tests, but they load built output: what the install's `prepare` writes, else
@@ -781,6 +794,7 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
       .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? '') && !writesNoJavaScript(step, facts));
     if (scriptSteps.length === 0 || !testsLoadBuiltFiles(facts, tests)) continue;
     build = underPackageManager(scriptSteps, scripts, install);
+    buildRuns = scriptSteps;
     reasons.push(`build: ${build} (${why})`);
   }
   const delegated = steps.filter((_, index) => kinds[index]!.kind === 'delegate').map(commandLine);
@@ -790,8 +804,12 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   const env: Record<string, string> = { ...chosen?.call.step.env };
   for (const [dependency, name, value] of OFFLINE_INSTALL) if (dependency in dependencies) env[name] = value;
 
+  // What the install runs (its lifecycle scripts), the build and the tests may run a .ts file with node.
+  const installSteps = INSTALL_SCRIPTS.flatMap((name) => expandScript(context, name, {}, 'pretest', [], new Set()));
+  const runsTypeScript = [...installSteps, ...steps, ...buildRuns].some(runsTypeScriptFile);
+  if (runsTypeScript) reasons.push('node: a script runs a .ts file with node, which needs a Node.js that strips types');
   const profile: DetectedProfile = {
-    node: profileNode(facts),
+    node: profileNode(facts, undefined, { runsTypeScript }),
     packageManager,
     install,
     build,

@@ -184,8 +184,26 @@ export function requiredNode(facts: RepoFacts): string | null {
   return parseRange(found)!.some((interval) => !interval.lo && !interval.hi) ? null : found;
 }
 
-/** The profile's `node`: null when `machine` (this machine's Node) satisfies what the repository asks for. */
-export function profileNode(facts: RepoFacts, machine: string = process.versions.node): string | null {
+/** The first release that runs `node file.ts` as it is, stripping the types unasked. */
+const STRIPS_TYPES = '22.18.0';
+
+/**
+ * The profile's `node`: null when `machine` (this machine's Node) satisfies what the repository asks
+ * for. A repository whose install, build or tests run a .ts file with node (`node scripts/setup.ts`)
+ * needs a line that strips types: the first one that does and that the repository allows.
+ */
+export function profileNode(
+  facts: RepoFacts,
+  machine: string = process.versions.node,
+  { runsTypeScript = false }: { runsTypeScript?: boolean } = {},
+): string | null {
   const requirement = requiredNode(facts);
-  return requirement === null || satisfies(machine, requirement) ? null : nodeToInstall(requirement);
+  const allowed = (version: string) => requirement === null || satisfies(version, requirement);
+  if (runsTypeScript && !(satisfies(machine, `>=${STRIPS_TYPES}`) && allowed(machine))) {
+    const line = NODE_LINES.find(
+      (each) => satisfies(`${each}.${Number.MAX_SAFE_INTEGER}.0`, `>=${STRIPS_TYPES}`) && allowed(`${each}.${Number.MAX_SAFE_INTEGER}.0`),
+    );
+    if (line !== undefined) return `${line}`;
+  }
+  return allowed(machine) ? null : nodeToInstall(requirement!);
 }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detect, detectProfile } from '../../pipeline/repo/detect.js';
 import { factsOf } from '../../pipeline/repo/facts.js';
+import { satisfies } from '../../pipeline/repo/node-version.js';
 import { tempDir } from '../helpers.js';
 
 /** A repository on disk with these files (package.json given as an object). */
@@ -466,6 +467,15 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0', scripts }, files))).toMatchObject({
       build: 'npx -y pnpm@10.14.0 -r build && tsc -p tsconfig.build.json',
     });
+  });
+
+  it('asks for a Node.js that strips types when the install, the build or the tests run a .ts file with node', () => {
+    const expected = satisfies(process.versions.node, '>=22.18.0') ? null : '22';
+    expect(detectProfile(repo({ scripts: { postinstall: 'node scripts/postinstall.ts', test: 'mocha' } })).node).toBe(expected);
+    expect(detectProfile(repo({ scripts: { test: 'node --test test/*.test.ts' } })).node).toBe(expected);
+    // A loader runs TypeScript on any Node.js.
+    expect(detectProfile(repo({ scripts: { test: 'node --import tsx --test test/*.test.ts' } })).node).toBeNull();
+    expect(detectProfile(repo({ scripts: { release: 'node scripts/release.ts', test: 'mocha' } })).node).toBeNull();
   });
 
   it('keeps browser downloads out of the install', () => {

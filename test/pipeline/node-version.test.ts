@@ -76,4 +76,13 @@ describe('the Node version a repository asks for', () => {
     expect(profileNode(factsOfFiles({ engines: { node: '>=22' } }), '22.1.0')).toBeNull();
     expect(profileNode(factsOfFiles({}, { '.nvmrc': '18.20.4' }), '20.20.2')).toBe('18');
   });
+
+  it('names a line that strips TypeScript types when the repository runs a .ts file with node, within what it asks for', () => {
+    expect(profileNode(factsOfFiles({}), '20.20.2', { runsTypeScript: true })).toBe('22');
+    expect(profileNode(factsOfFiles({ engines: { node: '>=18' } }), '20.20.2', { runsTypeScript: true })).toBe('22');
+    expect(profileNode(factsOfFiles({ engines: { node: '>=24' } }), '20.20.2', { runsTypeScript: true })).toBe('24');
+    expect(profileNode(factsOfFiles({}), '22.18.0', { runsTypeScript: true })).toBeNull();
+    // A repository that asks for a line without it keeps what it asks for.
+    expect(profileNode(factsOfFiles({ engines: { node: '^20' } }), '20.20.2', { runsTypeScript: true })).toBeNull();
+  });
 });
