@@ -5,7 +5,7 @@ import { parsePackageJson, type PackageJson, type RepoFacts } from './facts.js';
 import { isObject } from './config-file.js';
 import { pnpmWorkspaceGlobs } from './workspaces.js';
 import { profileNode } from './node-version.js';
-import { managerCommand, packageManagerOf } from './package-manager.js';
+import { packageManagerOf } from './package-manager.js';
 import type { RepoProfile } from './profile.js';
 import { follow } from './command-files.js';
 import { commandLine, parseScript, runsNoTest, type SimpleCommand } from './shell.js';
@@ -698,18 +698,10 @@ function runsTypeScriptFile(step: Step): boolean {
 /**
  * The build as one command. Steps read out of a Makefile or a shell script ran, in the repository,
  * inside its package manager's script environment, where yarn 1 puts itself on the PATH for the
- * scripts that call it: `yarn exec` gives them the same. A step that calls pnpm or yarn by name
- * calls the one the install runs.
+ * scripts that call it: `yarn exec` gives them the same.
  */
 function underPackageManager(steps: Step[], scripts: Record<string, string>, install: string | null): string {
-  const manager = /\b(pnpm|yarn)@/.exec(install ?? '')?.[1];
-  const build = steps
-    .map((step) =>
-      manager !== undefined && step.words[0] === manager && Object.keys(step.env).length === 0
-        ? `${managerCommand(install)} ${commandLine({ env: {}, words: step.words.slice(1) })}`
-        : commandLine(step),
-    )
-    .join(' && ');
+  const build = steps.map(commandLine).join(' && ');
   const yarnClassic = /^npx -y (?:--force )?yarn@1\S*/.exec(install ?? '')?.[0];
   const fromFiles = steps.some((step) => scripts[step.script] === undefined);
   return yarnClassic && fromFiles ? `${yarnClassic} exec -- sh -c ${commandLine({ env: {}, words: [build] })}` : build;

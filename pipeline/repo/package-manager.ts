@@ -51,12 +51,30 @@ function declaredManager(facts: RepoFacts): { name: string; version: string | nu
 }
 
 /**
- * The package manager's command as the install runs it, without the install (`npx -y pnpm@9 install
- * --frozen-lockfile` → `npx -y pnpm@9`): nothing puts pnpm or yarn on the PATH, so the build's calls
- * of them, and swesynth's, go through this. `npm` for no install.
+ * pnpm or yarn as packageManagerOf's install calls it, fetched through npx or corepack (yarn 2+ with
+ * the registry and settings before it), wherever it stands in the install (a retry wraps it).
  */
+const MANAGER_CALL =
+  /(?:registry=\$\(npm config get registry[^)]*\) && registry=\$\{registry%\/\} && )?(?:\w+=\S+ )*npx -y(?: --force)? (?:corepack )?(pnpm|yarn)@\S+/;
+
+/** The install's package manager without the install (`npx -y pnpm@9 install --frozen-lockfile` → `npx -y pnpm@9`); `npm` for any other. */
 export function managerCommand(install: string | null): string {
-  return install?.replace(/\s+(install|ci)\b.*$/, '') ?? 'npm';
+  return MANAGER_CALL.exec(install ?? '')?.[0] ?? 'npm';
+}
+
+/**
+ * A command that puts the install's pnpm or yarn on the PATH of the repository's commands, as on a
+ * developer's machine: a build that runs `pnpm -r build`, turbo or nx, and a make file or script
+ * that calls `yarn`, find it. It writes a shim to node_modules/.bin, which comes first on every
+ * sandbox's PATH. Null when the install fetches none (npm is always there).
+ */
+export function managerOnPath(install: string | null): string | null {
+  const call = MANAGER_CALL.exec(install ?? '');
+  if (!call) return null;
+  const shim = `node_modules/.bin/${call[1]}`;
+  const line = `${call[0]} "$@"`;
+  const quoted = `'${line.replace(/'/g, `'\\''`)}'`;
+  return `command -v ${call[1]} >/dev/null 2>&1 || { mkdir -p node_modules/.bin && printf '%s\\n' '#!/bin/sh' ${quoted} > ${shim} && chmod +x ${shim}; }`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { describeIssues, UserError } from '../common/errors.js';
 import { RUNNER_NAMES } from '../runners/types.js';
+import { managerOnPath } from './package-manager.js';
 
 const TEST_GLOBS = ['test/**/*.test.{js,mjs,cjs}', 'test/**/*.spec.{js,mjs,cjs}', 'tests/**/*.test.{js,mjs,cjs}', '**/*.test.{js,mjs,cjs}'];
 
@@ -113,12 +114,15 @@ export function slugOf(profile: RepoProfile): string {
 }
 
 /**
- * The setup steps as they run, install then build. The install runs without NODE_OPTIONS: the
+ * The setup steps as they run, install then build. The install puts its package manager on the
+ * PATH (managerOnPath), and runs without NODE_OPTIONS: the
  * test script's (`NODE_OPTIONS='--loader=esmock' ava`) load packages the install has yet to put
  * in node_modules, and every Node.js process of the install would fail to start.
  */
 export function setupSteps(profile: RepoProfile): Array<{ step: 'install' | 'build'; command: string }> {
-  const install = profile.install && profile.env.NODE_OPTIONS !== undefined ? `unset NODE_OPTIONS; ${profile.install}` : profile.install;
+  const shim = managerOnPath(profile.install);
+  const withShim = profile.install && shim ? `${profile.install} && ${shim}` : profile.install;
+  const install = withShim && profile.env.NODE_OPTIONS !== undefined ? `unset NODE_OPTIONS; ${withShim}` : withShim;
   return [
     { step: 'install' as const, command: install },
     { step: 'build' as const, command: profile.build },

@@ -100,9 +100,7 @@ export async function environmentImage(
   const files = await runnerFiles();
   const node = await nodeRuntime(profile.node, log);
   const hash = createHash('sha256');
-  hash.update(
-    JSON.stringify({ base, node: node?.version ?? null, install: profile.install, build: profile.build, env: imageEnv(profile), commit }),
-  );
+  hash.update(JSON.stringify({ base, node: node?.version ?? null, setup: setupSteps(profile), env: imageEnv(profile), commit }));
   for (const file of files) hash.update(await readFile(file));
   const inputs = hash.digest('hex');
 

@@ -461,14 +461,6 @@ describe('profile detection', () => {
     expect(detectProfile(repo({}, { 'package-lock.json': '{}' })).install).toBe('npm ci');
   });
 
-  it('runs a build step that calls the package manager by name with the one the install uses: none is on the PATH', () => {
-    const files = { 'pnpm-lock.yaml': '', 'test/a.test.js': "require('../dist/index.js');\n" };
-    const scripts = { test: 'vitest run', build: 'pnpm -r build && tsc -p tsconfig.build.json' };
-    expect(detectProfile(repo({ packageManager: 'pnpm@10.14.0', scripts }, files))).toMatchObject({
-      build: 'npx -y pnpm@10.14.0 -r build && tsc -p tsconfig.build.json',
-    });
-  });
-
   it('asks for a Node.js that strips types when the install, the build or the tests run a .ts file with node', () => {
     const expected = satisfies(process.versions.node, '>=22.18.0') ? null : '22';
     expect(detectProfile(repo({ scripts: { postinstall: 'node scripts/postinstall.ts', test: 'mocha' } })).node).toBe(expected);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../pipeline/repo/facts.js';
 import { devDependencyUnfetchable } from '../../pipeline/repo/install-sources.js';
-import { installRetryOf, packageManagerOf } from '../../pipeline/repo/package-manager.js';
+import { installRetryOf, managerOnPath, packageManagerOf } from '../../pipeline/repo/package-manager.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { copyFixture, factsOfFiles } from '../helpers.js';
 
@@ -35,16 +35,31 @@ describe('package managers as the repository pins them', () => {
     expect(install).not.toMatch(/https?:/);
   });
 
-  for (const fixture of ['yarn-berry', 'pnpm']) {
-    it(`installs the ${fixture} fixture with the manager and version its package.json pins`, async () => {
+  for (const [fixture, name, version] of [
+    ['yarn-berry', 'yarn', '4.9.4'],
+    ['pnpm', 'pnpm', '9.8.0'],
+  ] as const) {
+    it(`installs the ${fixture} fixture with the manager and version its package.json pins, and puts that one on the PATH`, async () => {
       const dir = copyFixture(fixture);
       const { install } = packageManagerOf(factsOf(dir));
-      const result = await LocalSandbox.at(dir).exec(install!, { timeoutMs: 120_000 });
+      const sandbox = LocalSandbox.at(dir);
+      const result = await sandbox.exec(`${install!} && ${managerOnPath(install)!}`, { timeoutMs: 120_000 });
       expect(result.outputTail).toContain(fixture === 'pnpm' ? 'is-number 7.0.0' : 'Yarn 4.9.4');
       expect(result.exitCode).toBe(0);
       expect(existsSync(join(dir, 'node_modules', 'is-number', 'package.json'))).toBe(true);
-    }, 150_000);
+      // A build or script that calls the manager by name (turbo, a make file) runs the pinned one.
+      const called = await sandbox.exec(`${name} --version`, { timeoutMs: 60_000 });
+      expect(called.outputTail.trim().split('\n').at(-1)).toBe(version);
+    }, 180_000);
   }
+
+  it("finds the install's pnpm or yarn inside a retry that wraps it, and adds nothing for npm", () => {
+    const wrapped =
+      "(cp package.json .package.json.swesynth && npm pkg set 'devDependencies[typescript]=latest' && npx -y pnpm@9.8.0 install --frozen-lockfile; code=$?; mv .package.json.swesynth package.json; exit $code)";
+    expect(managerOnPath(wrapped)).toContain('\'npx -y pnpm@9.8.0 "$@"\' > node_modules/.bin/pnpm');
+    expect(managerOnPath('npm ci')).toBeNull();
+    expect(managerOnPath(null)).toBeNull();
+  });
 });
 
 describe('a package manager declared in devEngines', () => {
