@@ -1,4 +1,4 @@
-// Preloaded into ava's main process (`node --import <this file> node_modules/.bin/ava --tap`).
+// Preloaded into ava's main process (`node run-bin.mjs <this file> ava --tap`, as `node --import <this file> node_modules/.bin/ava`).
 // ava's TAP reporter (ava 3 to 6) leaves out what swesynth needs to read its results, so this adjusts it:
 // - before each test line it prints `# swesynth-ava {"file":"test/a.test.js"}` (ava abbreviates
 //   the file into the title only when several files run, and drops path, extension and `.test`),
@@ -14,8 +14,8 @@ import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const MARKER = 'swesynth-ava';
-// ava's workers inherit this preload with node's arguments; only the main process, which runs
-// ava's command line, reports. The reporter to patch is the one in that same ava.
+// The main process, which runs ava's command line, reports: the reporter to patch is the one in
+// that same ava.
 const script = process.argv[1] ? realpathSync(process.argv[1]) : '';
 if (script.endsWith(join('entrypoints', 'cli.mjs'))) {
   // ava 4 to 6, ES modules.

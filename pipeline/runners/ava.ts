@@ -45,9 +45,9 @@ export const ava: RunnerAdapter = {
       // node runs the repository's own ava, with the preload in its main process.
       file: tools.node,
       args: [
-        '--import',
+        tools.runnerFile('run-bin.mjs'),
         tools.runnerFile('ava-preload.mjs'),
-        'node_modules/.bin/ava',
+        'ava',
         '--tap',
         // The repository's config may ask to stop at the first failure, leaving tests unreported.
         '--no-fail-fast',

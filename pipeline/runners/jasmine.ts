@@ -21,9 +21,9 @@ export const jasmine: RunnerAdapter = {
       // node runs the repository's own jasmine, with the preload in its process.
       file: tools.node,
       args: [
-        '--require',
+        tools.runnerFile('run-bin.mjs'),
         tools.runnerFile('jasmine-preload.cjs'),
-        'node_modules/.bin/jasmine',
+        'jasmine',
         ...args,
         // Files on the command line take the place of the config's spec_files; its helpers still load.
         ...(only ?? testFiles),

@@ -1,3 +1,4 @@
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ava } from '../../pipeline/runners/ava.js';
@@ -7,7 +8,7 @@ import { runTests, type TestRequest, type TestRun } from '../../pipeline/runners
 import type { RunnerAdapter } from '../../pipeline/runners/types.js';
 import { vitest } from '../../pipeline/runners/vitest.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { coverageByFile, FIXTURES, tempDir } from '../helpers.js';
+import { copyFixture, coverageByFile, FIXTURES, tempDir } from '../helpers.js';
 
 /**
  * The older majors of each runner, on fixtures of the contract's shape (test/fixtures/<runner>-<major>,
@@ -122,4 +123,25 @@ describe.each(cases)('$fixture', ({ adapter, fixture, source, extension, separat
       await sandbox.dispose();
     }
   });
+});
+
+// pnpm (and yarn) write shell scripts to node_modules/.bin, which node cannot run as a script: the
+// runners that swesynth starts through node with a preload run from the package's own `bin`.
+describe.each([
+  { adapter: ava, fixture: 'ava-5', separator: ' › ' },
+  { adapter: jasmine, fixture: 'jasmine-4', separator: ' > ' },
+])('$fixture installed by pnpm', ({ adapter, fixture, separator }) => {
+  it('reports the same statuses as under npm', async () => {
+    const dir = copyFixture(fixture);
+    rmSync(join(dir, 'package-lock.json'));
+    const sandbox = LocalSandbox.at(dir);
+    const install = await sandbox.exec('npx -y pnpm@9.8.0 install', { timeoutMs: 150_000 });
+    expect(install.exitCode, install.outputTail).toBe(0);
+    expect(readFileSync(join(dir, 'node_modules', '.bin', adapter.package!), 'utf8')).toMatch(/^#!\/bin\/sh/);
+    const request: TestRequest = { testFiles: ['test/basic.test.js'], args: [], timeoutMs: 60_000 };
+    const run = await runTests(sandbox, adapter, request);
+    const npmRun = await runTests(LocalSandbox.at(join(FIXTURES, fixture)), adapter, request);
+    expect(statuses(run)).toEqual(statuses(npmRun));
+    expect(statuses(run)).toContainEqual([`test/basic.test.js::math${separator}adds`, 'pass']);
+  }, 240_000);
 });
