@@ -23,7 +23,10 @@ export interface Detection {
   reasons: string[];
   /** The test globs, when the test script's runner call names its files (`mocha "packages/*\/test/*.js"`); else empty. */
   suiteFiles: string[];
-  /** Whether the test script calls a runner itself, rather than handing the tests on or naming none. */
+  /**
+   * Whether the root runs the suite itself: its test script calls a runner, or (a script swesynth
+   * cannot read, a make file running a shell script) the runner's config file at the root lists the tests.
+   */
   callsRunner: boolean;
 }
 
@@ -812,7 +815,13 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
     tests: tests.length > 0 ? tests : adapter.detection.tests({ options: [], positional: [] }, facts).tests,
     env,
   };
-  return { profile, reasons, suiteFiles: chosen && chosen.positional.length > 0 ? profile.tests : [], callsRunner: chosen !== null };
+  const configuredAtRoot = adapter.detection.configFiles?.some((file) => source === file) ?? false;
+  return {
+    profile,
+    reasons,
+    suiteFiles: chosen && chosen.positional.length > 0 ? profile.tests : [],
+    callsRunner: chosen !== null || configuredAtRoot,
+  };
 }
 
 export function detectProfile(facts: RepoFacts): DetectedProfile {

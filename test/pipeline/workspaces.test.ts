@@ -145,6 +145,24 @@ describe('a workspace whose packages have test files and no test script', () => 
     expect(profile.runner).toBe('vitest');
     expect(init.stderr).toMatch(/no workspace package has a test script; the root's test script runs vitest over the tests of 2 of them/);
   });
+
+  it("takes the root's suite when a test script swesynth cannot read runs the runner whose config lists the tests", async () => {
+    const root = repo({
+      'package.json': { workspaces: ['packages/*'], scripts: { test: 'make test' }, devDependencies: { jest: '^30.0.0' } },
+      Makefile: 'test:\n\t./scripts/test.sh\n',
+      'scripts/test.sh': '#!/bin/sh\nnode="yarn node"\n$node "$(yarn bin jest)" "$@"\n',
+      'jest.config.js': "module.exports = { testRegex: './packages/[^/]+/test/.+\\\\.js$' };\n",
+      'packages/words/package.json': { name: 'words', main: 'index.js' },
+      'packages/words/test/index.js': "test('counts', () => {});\n",
+      'packages/lines/package.json': { name: 'lines', main: 'index.js' },
+      'packages/lines/test/index.js': "test('splits', () => {});\n",
+    });
+    const init = await swesynth(['init', root, '--repos', tempDir('repos'), '--no-probe', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const profile = RepoProfile.parse(JSON.parse(init.stdout));
+    expect(profile.packages).toEqual([]);
+    expect(profile).toMatchObject({ runner: 'jest', tests: ['packages/lines/test/index.js', 'packages/words/test/index.js'] });
+  });
 });
 
 /** The npm-workspace fixture: package a tested with mocha, package b (which imports a) with vitest. */
