@@ -27,14 +27,21 @@ function memberName(node: Node): string | null {
 /**
  * The units of a file: function declarations, class and object methods, getters and setters,
  * and functions assigned to variables (const, let, and the var of older code), class fields,
- * object keys or `exports.x`. Type-only code (overloads, `declare`, interfaces) has none.
- * Anonymous callbacks are not units: their code belongs to the unit around them.
+ * object keys or `exports.x`, and named function expressions outside every other unit. Type-only
+ * code (overloads, `declare`, interfaces) has none. Callbacks inside a unit are not units: their
+ * code belongs to the unit around them.
  */
 export function discoverUnits(file: SourceFile): Unit[] {
   const found: Array<Pick<Unit, 'name' | 'kind' | 'node'>> = [];
-  const visit = (node: Node, owner: string | null): void => {
+  const unitNodes = new Set<Node>();
+  let recorded = 0;
+  const visit = (node: Node, owner: string | null, insideUnit: boolean): void => {
     const qualified = (name: string) => (owner ? `${owner}.${name}` : name);
     let childOwner = owner;
+    // A named function expression outside every unit (`module.exports = cond ? function f() {} : function f() {}`)
+    // is one, named as V8 names it for coverage: by its own name.
+    if (node.type === 'FunctionExpression' && node.id && !insideUnit && !unitNodes.has(node))
+      found.push({ name: node.id.name, kind: 'arrow', node });
     switch (node.type) {
       case 'FunctionDeclaration':
         found.push({ name: qualified(node.id?.name ?? 'default'), kind: 'function', node });
@@ -86,9 +93,10 @@ export function discoverUnits(file: SourceFile): Unit[] {
         }
         break;
     }
-    for (const child of childrenOf(node)) visit(child, childOwner);
+    for (; recorded < found.length; recorded++) unitNodes.add(found[recorded]!.node);
+    for (const child of childrenOf(node)) visit(child, childOwner, insideUnit || unitNodes.has(node));
   };
-  visit(file.ast.program, null);
+  visit(file.ast.program, null, false);
   const boundary = new Set(found.map((unit) => unit.node));
   return found.map((unit) => {
     const located = { ...unit, boundary, startLine: unit.node.loc!.start.line, endLine: unit.node.loc!.end.line, complexity: 0 };

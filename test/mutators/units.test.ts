@@ -39,6 +39,24 @@ describe('unit discovery', () => {
     expect(unitsOf('src/a.ts', 'export = function getCallerFile(position = 2) { return position > 1; };')).toEqual(['getCallerFile']);
   });
 
+  it('finds a named function expression outside every unit by its own name: a module that picks its function as it loads', () => {
+    const code = `
+      module.exports = typeof WeakRef === 'undefined'
+        ? function isWeakRef(_value) { return false; }
+        : function isWeakRef(value) { return !!value && typeof value === 'object'; };
+      var hasOwn = Object.hasOwn || function hasOwnProperty(o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+      (function () { var helper = function named() { return 1; }; })();
+      [1, 2].forEach(function each(n) { return n; });
+    `;
+    expect(discoverUnits(parseSource('index.js', code)).map((unit) => unit.name)).toEqual([
+      'isWeakRef',
+      'isWeakRef',
+      'hasOwnProperty',
+      'helper',
+      'each',
+    ]);
+  });
+
   it('attributes the code of a nested unit to that unit only, and callbacks to their enclosing unit', () => {
     const code = 'function outer(a) { function inner(b) { return b < 1; } return [a].filter((x) => x > 0); }';
     const mutants = mutantsOf(
