@@ -493,9 +493,10 @@ function ignoredFolders(facts: RepoFacts): Set<string> {
 
 /**
  * Whether a test file loads something the checkout does not hold: a relative path into a folder
- * .gitignore names, or one that is not there (before install); or a package of the workspace whose
- * entry files (main, module, exports) are not there, unless the runner's config maps packages to
- * sources itself. That is a build's output, and the build must run again for each bug.
+ * .gitignore names, or one that is not there (before install); or a package (the repository's own,
+ * by `require('..')`, or one of its workspace) whose entry files (main, module, exports)
+ * are not there, unless the runner's config maps package names to sources itself. That is a
+ * build's output, and the build must run again for each bug.
  */
 function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
   const ignored = ignoredFolders(facts);
@@ -505,7 +506,7 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
     ['', '.js', '.cjs', '.mjs', '/index.js', '.ts', '.tsx', '/index.ts'].some((suffix) => facts.read(`${path}${suffix}`) !== undefined) ||
     facts.read(typeScriptOf(path)) !== undefined ||
     facts.read(`${typeScriptOf(path)}x`) !== undefined;
-  const unbuiltPackages = mapsPackagesToSources(facts) ? new Set<string>() : unbuiltWorkspacePackages(facts);
+  const unbuiltPackages = mapsPackagesToSources(facts) ? new Set<string>() : unbuiltPackageNames(facts);
   const packageName = (specifier: string) =>
     specifier
       .split('/')
@@ -518,8 +519,13 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
       const text = facts.read(file) ?? '';
       return (
         relativeSpecifiers(text).some((specifier) => {
-          const path = posix.normalize(posix.join(posix.dirname(file), specifier));
-          return !path.startsWith('..') && (ignored.has(path.split('/')[0]!) || !exists(path));
+          const path = posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\/$/, '');
+          if (path.startsWith('..')) return false;
+          const folder = path === '.' ? '' : path;
+          // A package folder (`require('..')`) loads what its package.json names.
+          if (facts.read(folder === '' ? 'package.json' : `${folder}/package.json`) !== undefined)
+            return unbuiltPackage(facts, folder) !== null;
+          return ignored.has(path.split('/')[0]!) || !exists(path);
         }) || importedModules(text).some((specifier) => unbuiltPackages.has(packageName(specifier)))
       );
     });
@@ -536,21 +542,25 @@ function mapsPackagesToSources(facts: RepoFacts): boolean {
   );
 }
 
-/** The names of the workspace's packages whose entry files are not in the checkout: their build writes them. */
-function unbuiltWorkspacePackages(facts: RepoFacts): Set<string> {
+/** The package in `folder` ('' for the root), by name, when its entry files are not in the checkout: its build writes them. */
+function unbuiltPackage(facts: RepoFacts, folder: string): string | null {
+  const pkg = folder === '' ? facts.packageJson : parsePackageJson(facts.read(`${folder}/package.json`));
+  const entries = entryFiles(pkg).map((entry) => posix.normalize(posix.join(folder || '.', entry)));
+  return entries.length > 0 && !entries.some((entry) => facts.read(entry) !== undefined) ? (pkg.name ?? folder) : null;
+}
+
+/**
+ * The names of the workspace's packages whose entry files the build writes. (Not the repository's
+ * own name: a test that names it is as often a code sample in a string as an import.)
+ */
+function unbuiltPackageNames(facts: RepoFacts): Set<string> {
   const declared = facts.packageJson.workspaces;
   const globs = [
     ...(Array.isArray(declared) ? declared : (declared?.packages ?? [])),
     ...pnpmWorkspaceGlobs(facts.read('pnpm-workspace.yaml') ?? ''),
   ].filter((glob) => !glob.startsWith('!'));
-  const unbuilt = new Set<string>();
-  for (const manifest of facts.glob(globs.map((glob) => `${glob.replace(/^\.\/|\/+$/g, '')}/package.json`))) {
-    const folder = posix.dirname(manifest);
-    const pkg = parsePackageJson(facts.read(manifest));
-    const entries = entryFiles(pkg).map((entry) => posix.normalize(posix.join(folder, entry)));
-    if (pkg.name && entries.length > 0 && !entries.some((entry) => facts.read(entry) !== undefined)) unbuilt.add(pkg.name);
-  }
-  return unbuilt;
+  const folders = facts.glob(globs.map((glob) => `${glob.replace(/^\.\/|\/+$/g, '')}/package.json`)).map(posix.dirname);
+  return new Set(folders.flatMap((folder) => unbuiltPackage(facts, folder) ?? []));
 }
 
 /** The files a package.json says Node.js or a bundler loads for the package itself: main, module, the exports of ".". */
@@ -602,7 +612,7 @@ export function importedModules(text: string): string[] {
 
 /** The paths a file imports or requires relative to itself (`./parse.js`, `../lib`). */
 function relativeSpecifiers(text: string): string[] {
-  return specifiers(text).filter((specifier) => /^\.{1,2}\//.test(specifier));
+  return specifiers(text).filter((specifier) => /^\.{1,2}(\/|$)/.test(specifier));
 }
 
 /** The files a file loads by relative path (`import './parse.js'`, `require('./util')`), as Node.js finds them. */

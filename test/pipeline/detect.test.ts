@@ -65,6 +65,14 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: vitest }, typeScript))).toMatchObject({ build: null, buildBeforeTests: false });
   });
 
+  it("takes the build script as the build when the tests load the repository's own package, whose main the build writes", () => {
+    const files = { 'index.js': 'module.exports = parse;\n', 'test/index.test.js': "const parse = require('..');\n" };
+    const manifest = { name: 'style-parser', main: './cjs/index.js', scripts: { test: 'jest', build: 'rollup -c' } };
+    expect(detectProfile(repo(manifest, files))).toMatchObject({ build: 'rollup -c', buildBeforeTests: true });
+    // A main in the checkout is what the tests load: no build.
+    expect(detectProfile(repo({ ...manifest, main: 'index.js' }, files))).toMatchObject({ build: null });
+  });
+
   it('takes the build script as the build when the tests load a workspace package whose entry files the build writes', () => {
     const files = {
       'packages/core/package.json': JSON.stringify({ name: '@acme/core', main: './lib/index.js', exports: { '.': './lib/index.js' } }),
