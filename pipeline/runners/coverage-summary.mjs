@@ -1,9 +1,10 @@
 // Reads the V8 coverage files of one test file's run (all written since the run began) and writes, per file of the repository,
 // the functions that ran (with their call counts) and every function V8 saw there; with `blocks`, also every range V8
 // counted in it ([start, end, count] in the file's text, the innermost range holding an offset giving its count).
+// A built file with a source map also counts for the repository files it was made from (without blocks).
 // Usage: node coverage-summary.mjs <coverage dir> <repository root> <output file> [blocks]
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const [dir, root, output, detail] = process.argv.slice(2);
@@ -46,6 +47,42 @@ for (const name of readdirSync(dir)) {
       const count = (fn.ranges.length > 0 && fn.ranges[0].count) || 0;
       if (count > 0) entry.executed[short] = (entry.executed[short] || 0) + count;
     }
+  }
+}
+
+/**
+ * The repository files a built file was made from, by its source map (`//# sourceMappingURL=`, a
+ * file beside it or inline): a bundle (dist/lib.js from src/*.ts) holds their functions under their
+ * own names, as V8 reports them.
+ */
+function sourcesOf(file) {
+  let text;
+  try {
+    text = readFileSync(join(root, file), 'utf8');
+  } catch {
+    return [];
+  }
+  const url = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
+  if (!url) return [];
+  let map;
+  try {
+    const inline = /^data:application\/json;(?:charset=[\w-]+;)?base64,(.*)$/.exec(url);
+    map = JSON.parse(inline ? Buffer.from(inline[1], 'base64').toString('utf8') : readFileSync(join(root, dirname(file), url), 'utf8'));
+  } catch {
+    return [];
+  }
+  const base = join(root, dirname(file), map.sourceRoot || '');
+  return (Array.isArray(map.sources) ? map.sources : [])
+    .filter((source) => typeof source === 'string' && !/^[a-z]+:/i.test(source))
+    .map((source) => relative(root, join(base, source)))
+    .filter((source) => !source.startsWith('..') && !source.split('/').includes('node_modules') && source !== file);
+}
+
+// Blocks are offsets in the built file's text, which say nothing of its sources'.
+for (const file of blocks ? [] : Object.keys(files)) {
+  for (const source of sourcesOf(file)) {
+    if (files[source]) continue;
+    files[source] = { executed: Object.assign(Object.create(null), files[file].executed), known: [...files[file].known] };
   }
 }
 writeFileSync(output, JSON.stringify(files));

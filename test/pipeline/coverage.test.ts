@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../../pipeline/store/records.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
-import { copyFixture, swesynth, tempDir } from '../helpers.js';
+import { nodeTest } from '../../pipeline/runners/node-test.js';
+import { LocalSandbox } from '../../pipeline/sandbox/local.js';
+import { copyFixture, coverageByFile, swesynth, tempDir } from '../helpers.js';
 
 function profileOf(repo: string): string {
   const path = join(tempDir('profile'), 'local__tsc-build.json');
@@ -136,5 +138,36 @@ describe('coverage-guided validation', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).toContain(`${killed.length} candidates killed in a kill screen are judged again for their test lists`);
     expect(decisions(read(runDirs.screen!, (store) => store.verdicts()))).toEqual(decisions(validated.default!));
+  });
+});
+
+describe('coverage through a bundle', () => {
+  it("credits a bundle's functions to the sources its source map names, so their candidates run the tests that load it", async () => {
+    const repo = tempDir('bundle-coverage');
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'bundle', version: '1.0.0', type: 'commonjs' }),
+      'src/double.js': 'exports.double = function double(n) { return n * 2; };\n',
+      'src/triple.js': 'exports.triple = function triple(n) { return n * 3; };\n',
+      // What a bundler writes: one file of the modules' functions, with a map back to them.
+      'dist/bundle.js':
+        'function double(n) { return n * 2; }\nfunction triple(n) { return n * 3; }\nmodule.exports = { double, triple };\n//# sourceMappingURL=bundle.js.map\n',
+      'dist/bundle.js.map': JSON.stringify({ version: 3, sources: ['../src/double.js', '../src/triple.js'], names: [], mappings: '' }),
+      'test/double.test.js':
+        "const test = require('node:test');\nconst assert = require('node:assert');\nconst { double } = require('../dist/bundle.js');\ntest('doubles', () => assert.equal(double(2), 4));\n",
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(join(repo, file, '..'), { recursive: true });
+      writeFileSync(join(repo, file), text);
+    }
+    const byFile = await coverageByFile(LocalSandbox.at(repo), nodeTest, {
+      name: 'bundle',
+      args: [],
+      testFiles: ['test/double.test.js'],
+      only: ['test/double.test.js'],
+    });
+    const executed = byFile.get('test/double.test.js')!.executed;
+    expect(executed['dist/bundle.js']).toMatchObject({ double: 1 });
+    expect(executed['src/double.js']).toMatchObject({ double: 1 });
+    expect(executed['src/triple.js']?.triple).toBeUndefined();
   });
 });
