@@ -1,7 +1,7 @@
 // Reads the V8 coverage files of one test file's run (all written since the run began) and writes, per file of the repository,
 // the functions that ran (with their call counts) and every function V8 saw there; with `blocks`, also every range V8
 // counted in it ([start, end, count] in the file's text, the innermost range holding an offset giving its count).
-// A built file with a source map also counts for the repository files it was made from (without blocks).
+// A built file with a source map lists the repository files it was made from (`sources`).
 // Usage: node coverage-summary.mjs <coverage dir> <repository root> <output file> [blocks]
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -52,7 +52,7 @@ for (const name of readdirSync(dir)) {
 
 /**
  * The repository files a built file was made from, by its source map (`//# sourceMappingURL=`, a
- * file beside it or inline): a bundle (dist/lib.js from src/*.ts) holds their functions under their
+ * file beside it or inline): a bundle (dist/lib.js from src/*.ts) runs their functions under their
  * own names, as V8 reports them.
  */
 function sourcesOf(file) {
@@ -78,11 +78,9 @@ function sourcesOf(file) {
     .filter((source) => !source.startsWith('..') && !source.split('/').includes('node_modules') && source !== file);
 }
 
-// Blocks are offsets in the built file's text, which say nothing of its sources'.
+// A built file lists the sources it was made from; blocks, offsets in its own text, say nothing of theirs.
 for (const file of blocks ? [] : Object.keys(files)) {
-  for (const source of sourcesOf(file)) {
-    if (files[source]) continue;
-    files[source] = { executed: Object.assign(Object.create(null), files[file].executed), known: [...files[file].known] };
-  }
+  const sources = sourcesOf(file);
+  if (sources.length > 0) files[file].sources = sources;
 }
 writeFileSync(output, JSON.stringify(files));

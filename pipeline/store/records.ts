@@ -65,6 +65,8 @@ export const CoverageMap = z.object({
   testFiles: z.array(TestFileCoverage),
   /** Per loaded file, every function V8 saw there, run or not (to tell "never ran" from "name unknown"). */
   known: z.record(z.string(), z.array(z.string())),
+  /** Per source file, the loaded built files whose source maps name it (a bundle): its code runs there. */
+  bundled: z.record(z.string(), z.array(z.string())).default({}),
   learnedMs: z.number(),
 });
 export type CoverageMap = z.infer<typeof CoverageMap>;

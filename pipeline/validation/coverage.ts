@@ -8,6 +8,8 @@ import { runConcurrently } from '../scheduling/in-process.js';
 interface LoadedFile {
   executed: Record<string, number>;
   known: string[];
+  /** The repository files its source map says it was built from. */
+  sources?: string[];
 }
 
 export interface CoverageRequest {
@@ -38,6 +40,7 @@ export async function learnCoverage(request: CoverageRequest): Promise<CoverageM
   const testFiles: TestFileCoverage[] = [];
   const warmRuns: Array<{ coverage: TestFileCoverage; testsMs: number }> = [];
   const known: Record<string, Set<string>> = {};
+  const bundled: Record<string, Set<string>> = {};
   // A coverage folder per worker: a warm server keeps its folder, and serves one worker.
   const folders = Array.from({ length: request.concurrency }, (_, index) => `.swesynth-coverage-warm-${index}`);
   await runConcurrently(
@@ -55,7 +58,10 @@ export async function learnCoverage(request: CoverageRequest): Promise<CoverageM
       request.onFile?.(file);
       testFiles.push(coverage);
       if (warm) warmRuns.push({ coverage, testsMs });
-      for (const [path, entry] of Object.entries(loaded)) for (const name of entry.known) (known[path] ??= new Set()).add(name);
+      for (const [path, entry] of Object.entries(loaded)) {
+        for (const name of entry.known) (known[path] ??= new Set()).add(name);
+        for (const source of entry.sources ?? []) (bundled[source] ??= new Set()).add(path);
+      }
     },
   );
   // A file's time sets its time limit in validation, where a run may have to start its warm server first:
@@ -66,6 +72,7 @@ export async function learnCoverage(request: CoverageRequest): Promise<CoverageM
   return {
     testFiles,
     known: Object.fromEntries(Object.entries(known).map(([path, names]) => [path, [...names].sort()])),
+    bundled: Object.fromEntries(Object.entries(bundled).map(([source, built]) => [source, [...built].sort()])),
     learnedMs: Math.round(performance.now() - started),
   };
 }

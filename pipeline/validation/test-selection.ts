@@ -48,15 +48,15 @@ export function loadedAs(source: string, loaded: Iterable<string>): string[] {
 
 /**
  * The test files that can notice a change to these sites: those that executed one of the sites'
- * functions, or, where V8 knows no function of that name (a bundler renamed it), those that
- * loaded the file; plus every file whose coverage could not be measured. A test file that never
+ * functions, in the file, its built output or a bundle built from it, or, where V8 knows no
+ * function of that name (a bundler renamed it), those that loaded the file; plus every file whose coverage could not be measured. A test file that never
  * calls the function runs exactly as before, so its tests pass as they did at baseline.
  */
 export function coveringTestFiles(coverage: CoverageMap, sites: Pick<Site, 'file' | 'unit'>[]): string[] {
   const covering = new Set(coverage.testFiles.filter((test) => !test.measured).map((test) => test.file));
   const allLoaded = Object.keys(coverage.known);
   for (const site of sites) {
-    const paths = loadedAs(site.file, allLoaded);
+    const paths = [...loadedAs(site.file, allLoaded), ...(coverage.bundled[site.file] ?? [])];
     const name = runtimeName(site.unit);
     const named = paths.some((path) => coverage.known[path]!.includes(name));
     for (const test of coverage.testFiles) {

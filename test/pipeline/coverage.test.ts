@@ -5,7 +5,9 @@ import type { Verdict } from '../../pipeline/store/records.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
 import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { copyFixture, coverageByFile, swesynth, tempDir } from '../helpers.js';
+import { learnCoverage } from '../../pipeline/validation/coverage.js';
+import { coveringTestFiles } from '../../pipeline/validation/test-selection.js';
+import { copyFixture, swesynth, tempDir } from '../helpers.js';
 
 function profileOf(repo: string): string {
   const path = join(tempDir('profile'), 'local__tsc-build.json');
@@ -159,15 +161,22 @@ describe('coverage through a bundle', () => {
       mkdirSync(join(repo, file, '..'), { recursive: true });
       writeFileSync(join(repo, file), text);
     }
-    const byFile = await coverageByFile(LocalSandbox.at(repo), nodeTest, {
-      name: 'bundle',
-      args: [],
+    const sandbox = LocalSandbox.at(repo);
+    const coverage = await learnCoverage({
+      suites: [{ path: '', name: 'bundle', adapter: nodeTest, args: [], tests: [] }],
       testFiles: ['test/double.test.js'],
       only: ['test/double.test.js'],
+      skip: [],
+      env: {},
+      timeoutMs: 30_000,
+      concurrency: 1,
+      open: async () => sandbox,
+      close: async () => undefined,
     });
-    const executed = byFile.get('test/double.test.js')!.executed;
-    expect(executed['dist/bundle.js']).toMatchObject({ double: 1 });
-    expect(executed['src/double.js']).toMatchObject({ double: 1 });
-    expect(executed['src/triple.js']?.triple).toBeUndefined();
+    expect(coverage.bundled).toEqual({ 'src/double.js': ['dist/bundle.js'], 'src/triple.js': ['dist/bundle.js'] });
+    expect(coverage.known['src/double.js']).toBeUndefined();
+    expect(coveringTestFiles(coverage, [{ file: 'src/double.js', unit: 'double' }])).toEqual(['test/double.test.js']);
+    // The bundle holds triple too, but no test calls it.
+    expect(coveringTestFiles(coverage, [{ file: 'src/triple.js', unit: 'triple' }])).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ const coverage: CoverageMap = {
     { file: 'test/c.test.js', durationMs: 10, measured: true, executed: { 'src/b.js': { format: 1 } } },
   ],
   known: { 'src/a.js': ['parse', 'helper'], 'src/util.js': ['trim'], 'src/b.js': ['format'] },
+  bundled: {},
   learnedMs: 30,
 };
 const failing = { failToPass: ['test/a.test.js::parse > reads a number', 'test/a.test.js::parse > reads a string'] };

@@ -11,7 +11,7 @@ describe('a single-file Babel rebuild', () => {
       const built = await sandbox.exec('node_modules/.bin/babel src -d lib', { timeoutMs: 120_000 });
       expect(built.exitCode, built.outputTail).toBe(0);
       // As setup saw it: the tests load lib/clamp.js, and src/units.js itself through a require hook.
-      const coverage = { testFiles: [], known: { 'lib/clamp.js': ['clamp'], 'src/units.js': ['humanSize'] }, learnedMs: 0 };
+      const coverage = { testFiles: [], known: { 'lib/clamp.js': ['clamp'], 'src/units.js': ['humanSize'] }, bundled: {}, learnedMs: 0 };
       const build = singleFileBuild(sandbox.root, 'babel src -d lib', coverage)!;
 
       const clamp = await sandbox.readFile('src/clamp.js');

@@ -5,6 +5,7 @@ import { coveringTestFiles, runtimeName, screenSteps, selectTests } from '../../
 const TIMEOUTS = { factor: 2, minimumMs: 1000, wholeSuiteMs: 60_000 };
 
 const coverage: CoverageMap = {
+  bundled: {},
   learnedMs: 0,
   known: {
     'src/parse.ts': ['parse', 'tokenize', 'unused'],
@@ -77,6 +78,7 @@ describe('test selection', () => {
 
   it('treats functions named like Object methods as names', () => {
     const objectNames: CoverageMap = {
+      bundled: {},
       learnedMs: 0,
       known: { 'src/range.js': ['toString', 'constructor', 'valueOf'] },
       testFiles: [{ file: 'test/range.test.js', durationMs: 10, measured: true, executed: { 'src/range.js': { toString: 3 } } }],
