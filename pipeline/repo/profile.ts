@@ -121,7 +121,8 @@ export function slugOf(profile: RepoProfile): string {
  */
 export function setupSteps(profile: RepoProfile): Array<{ step: 'install' | 'build'; command: string }> {
   const shim = managerOnPath(profile.install);
-  const withShim = profile.install && shim ? `${profile.install} && ${shim}` : profile.install;
+  // Braced: the shim's own `||` must not run (and succeed) when the install fails.
+  const withShim = profile.install && shim ? `${profile.install} && { ${shim}; }` : profile.install;
   const install = withShim && profile.env.NODE_OPTIONS !== undefined ? `unset NODE_OPTIONS; ${withShim}` : withShim;
   return [
     { step: 'install' as const, command: install },

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../pipeline/repo/facts.js';
 import { devDependencyUnfetchable } from '../../pipeline/repo/install-sources.js';
 import { installRetryOf, managerOnPath, packageManagerOf } from '../../pipeline/repo/package-manager.js';
+import { RepoProfile, setupSteps } from '../../pipeline/repo/profile.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { copyFixture, factsOfFiles } from '../helpers.js';
 
@@ -52,6 +53,15 @@ describe('package managers as the repository pins them', () => {
       expect(called.outputTail.trim().split('\n').at(-1)).toBe(version);
     }, 180_000);
   }
+
+  it('still fails setup when the install fails: the shim runs only after an install that worked', async () => {
+    const dir = copyFixture('pnpm');
+    const profile = RepoProfile.parse({ name: 'local/pnpm', url: dir, install: 'test -e no-such-file && npx -y pnpm@9.8.0 install' });
+    const [install] = setupSteps(profile);
+    const result = await LocalSandbox.at(dir).exec(install!.command, { timeoutMs: 60_000 });
+    expect(result.exitCode).not.toBe(0);
+    expect(existsSync(join(dir, 'node_modules', '.bin', 'pnpm'))).toBe(false);
+  });
 
   it("finds the install's pnpm or yarn inside a retry that wraps it, and adds nothing for npm", () => {
     const wrapped =
