@@ -1,4 +1,4 @@
-// Preloaded into ava's main process (`node run-bin.mjs <this file> ava --tap`, as `node --import <this file> node_modules/.bin/ava`).
+// Preloaded into ava's main process (`node run-bin.cjs <this file> ava --tap`, as `node --import <this file> node_modules/.bin/ava`).
 // ava's TAP reporter (ava 3 to 6) leaves out what swesynth needs to read its results, so this adjusts it:
 // - before each test line it prints `# swesynth-ava {"file":"test/a.test.js"}` (ava abbreviates
 //   the file into the title only when several files run, and drops path, extension and `.test`),

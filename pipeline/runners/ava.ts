@@ -45,7 +45,7 @@ export const ava: RunnerAdapter = {
       // node runs the repository's own ava, with the preload in its main process.
       file: tools.node,
       args: [
-        tools.runnerFile('run-bin.mjs'),
+        tools.runnerFile('run-bin.cjs'),
         tools.runnerFile('ava-preload.mjs'),
         'ava',
         '--tap',

@@ -62,8 +62,9 @@ function sourcesOf(file) {
   } catch {
     return [];
   }
-  const url = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
-  if (!url) return [];
+  const found = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(text);
+  if (!found) return [];
+  const url = found[1];
   let map;
   try {
     const inline = /^data:application\/json;(?:charset=[\w-]+;)?base64,(.*)$/.exec(url);

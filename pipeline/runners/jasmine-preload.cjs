@@ -1,4 +1,4 @@
-// Preloaded into jasmine's process (`node run-bin.mjs <this file> jasmine ...`), for
+// Preloaded into jasmine's process (`node run-bin.cjs <this file> jasmine ...`), for
 // jasmine 3 to 5. It adjusts the repository's own jasmine:
 // - each spec file loads on its own: by default one that throws while loading ends the whole run
 //   and the other files' results are lost; it becomes one `(file)` error instead;

@@ -21,7 +21,7 @@ export const jasmine: RunnerAdapter = {
       // node runs the repository's own jasmine, with the preload in its process.
       file: tools.node,
       args: [
-        tools.runnerFile('run-bin.mjs'),
+        tools.runnerFile('run-bin.cjs'),
         tools.runnerFile('jasmine-preload.cjs'),
         'jasmine',
         ...args,

@@ -13,6 +13,7 @@ const LOADED_ON_OLD_NODE = [
   'tape-preload.cjs',
   'tape-runner.cjs',
   'jasmine-preload.cjs',
+  'run-bin.cjs',
   'nodeunit-reporter.cjs',
   'script-runner.mjs',
   'script-error.cjs',
