@@ -1,5 +1,5 @@
 import type { RunnerAdapter } from '../pipeline/runners/types.js';
-import type { TestFileCoverage } from '../pipeline/store/records.js';
+import type { CoverageMap, TestFileCoverage } from '../pipeline/store/records.js';
 import { learnCoverage } from '../pipeline/validation/coverage.js';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
@@ -47,13 +47,13 @@ export function factsOfFiles(packageJson: Record<string, unknown>, texts: Record
   };
 }
 
-/** The coverage learned file by file, one after the other, in one sandbox: each test file's record by its path. */
-export async function coverageByFile(
+/** The coverage learned file by file, one after the other, in one sandbox. */
+export function learnedCoverage(
   sandbox: Sandbox,
   adapter: RunnerAdapter,
   { name, args, testFiles, only }: { name: string; args: string[]; testFiles: string[]; only: string[] },
-): Promise<Map<string, TestFileCoverage>> {
-  const coverage = await learnCoverage({
+): Promise<CoverageMap> {
+  return learnCoverage({
     suites: [{ path: '', name, adapter, args, tests: [] }],
     testFiles,
     only,
@@ -64,5 +64,14 @@ export async function coverageByFile(
     open: async () => sandbox,
     close: async () => undefined,
   });
+}
+
+/** The same, each test file's record by its path. */
+export async function coverageByFile(
+  sandbox: Sandbox,
+  adapter: RunnerAdapter,
+  request: { name: string; args: string[]; testFiles: string[]; only: string[] },
+): Promise<Map<string, TestFileCoverage>> {
+  const coverage = await learnedCoverage(sandbox, adapter, request);
   return new Map(coverage.testFiles.map((test) => [test.file, test]));
 }

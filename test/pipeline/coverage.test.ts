@@ -5,9 +5,8 @@ import type { Verdict } from '../../pipeline/store/records.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
 import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { learnCoverage } from '../../pipeline/validation/coverage.js';
 import { coveringTestFiles } from '../../pipeline/validation/test-selection.js';
-import { copyFixture, swesynth, tempDir } from '../helpers.js';
+import { copyFixture, learnedCoverage, swesynth, tempDir } from '../helpers.js';
 
 function profileOf(repo: string): string {
   const path = join(tempDir('profile'), 'local__tsc-build.json');
@@ -162,16 +161,11 @@ describe('coverage through a bundle', () => {
       writeFileSync(join(repo, file), text);
     }
     const sandbox = LocalSandbox.at(repo);
-    const coverage = await learnCoverage({
-      suites: [{ path: '', name: 'bundle', adapter: nodeTest, args: [], tests: [] }],
+    const coverage = await learnedCoverage(sandbox, nodeTest, {
+      name: 'bundle',
+      args: [],
       testFiles: ['test/double.test.js'],
       only: ['test/double.test.js'],
-      skip: [],
-      env: {},
-      timeoutMs: 30_000,
-      concurrency: 1,
-      open: async () => sandbox,
-      close: async () => undefined,
     });
     expect(coverage.bundled).toEqual({ 'src/double.js': ['dist/bundle.js'], 'src/triple.js': ['dist/bundle.js'] });
     expect(coverage.known['src/double.js']).toBeUndefined();
