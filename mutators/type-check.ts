@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Project, SourceFile, ts } from 'ts-morph';
-import { tsMorph } from '../pipeline/common/ts-morph.js';
+import { tsMorph } from '../pipeline/common/on-first-use.js';
 
 const TYPESCRIPT_FILE = /\.[cm]?tsx?$/;
 

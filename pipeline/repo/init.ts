@@ -13,6 +13,7 @@ import { runnerNamed } from '../runners/index.js';
 import { repositoryName } from './name.js';
 import { probe, type ProbeReport } from './probe.js';
 import { workspaceFields } from './workspace-profile.js';
+import { keepPrepared } from '../sandbox/prepared.js';
 import { isGitUrl, RepoProfile, slugOf } from './profile.js';
 
 /** Each retry mends one way an install fails (peer conflicts, a stale lockfile, a missing tag, a tool that cannot be fetched); a repository may have several. */
@@ -114,13 +115,18 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     let probed = profile;
     for (let attempt = 1; ; attempt++) {
       try {
-        const report = await probe({ location: url, profile: probed, log: options.log }, join(scratch, `probe-${attempt}`), {
-          wholeSuite: false,
-        });
-        if (report.untested.length === 0) return { path, profile: probed, reasons, probe: report };
-        const tested = { ...probed, packages: probed.packages?.filter((pkg) => !report.untested.includes(pkg.path)) };
-        reasons.push(`no test files after the build in ${report.untested.join(', ')}: left out`);
-        write(path, tested);
+        const workspace = join(scratch, `probe-${attempt}`);
+        const report = await probe({ location: url, profile: probed, log: options.log }, workspace, { wholeSuite: false });
+        const tested =
+          report.untested.length === 0
+            ? probed
+            : { ...probed, packages: probed.packages?.filter((pkg) => !report.untested.includes(pkg.path)) };
+        if (tested !== probed) {
+          reasons.push(`no test files after the build in ${report.untested.join(', ')}: left out`);
+          write(path, tested);
+        }
+        if (await keepPrepared({ location: url, profile: tested }, workspace))
+          options.log.info('init: the installed and built workspace is kept for the first `run` of this profile');
         return { path, profile: tested, reasons, probe: report };
       } catch (error) {
         // An install the user did not choose that fails in a way another install avoids is retried that way.

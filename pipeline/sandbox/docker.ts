@@ -1,8 +1,9 @@
 import { constants, hostname } from 'node:os';
 import { basename, dirname, posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { UserError } from '../common/errors.js';
+import { dockerode } from '../common/on-first-use.js';
 import { processAlive } from '../common/process-alive.js';
 import { onInterrupt, unlessInterrupted } from './interrupt.js';
 import { withHeapLimit } from './memory.js';
@@ -35,7 +36,7 @@ export interface ContainerLimits {
 
 /** The engine from DOCKER_HOST or the default socket, or one message saying how to get one. */
 export async function connectEngine(): Promise<Docker> {
-  const docker = new Docker();
+  const docker = new (dockerode())();
   try {
     await docker.ping();
   } catch (error) {

@@ -61,8 +61,7 @@ export async function installed(
   { profile, log }: Pick<WorkspaceSource, 'profile' | 'log'>,
   workspace: string,
 ): Promise<{ sandbox: LocalSandbox; node: string }> {
-  const node = await nodeRuntime(profile.node, log.info);
-  const sandbox = LocalSandbox.at(workspace, profile.env, node);
+  const { sandbox, node } = await workspaceSandbox({ profile, log }, workspace);
   for (const { step, command } of setupSteps(profile)) {
     log.info(`setup: ${step}: ${command}`);
     const result = await sandbox.exec(command, { timeoutMs: profile.timeouts.installMs });
@@ -78,7 +77,16 @@ export async function installed(
       );
     }
   }
-  return { sandbox, node: node?.version ?? process.versions.node };
+  return { sandbox, node };
+}
+
+/** The sandbox of a workspace that is installed and built already, on the Node.js its profile names. */
+export async function workspaceSandbox(
+  { profile, log }: Pick<WorkspaceSource, 'profile' | 'log'>,
+  workspace: string,
+): Promise<{ sandbox: LocalSandbox; node: string }> {
+  const node = await nodeRuntime(profile.node, log.info);
+  return { sandbox: LocalSandbox.at(workspace, profile.env, node), node: node?.version ?? process.versions.node };
 }
 
 /**

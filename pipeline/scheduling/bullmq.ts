@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Queue, QueueEvents, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { bullmq, ioredis } from '../common/on-first-use.js';
 import type { Logger } from '../common/logger.js';
 import { UserError } from '../common/errors.js';
 import { type Judge, judgeWithRetries, judgingLimitOf, openJudge, Outcome, ValidationSpec } from '../validation/judge.js';
@@ -50,7 +50,11 @@ type JobResult = z.infer<typeof JobResult>;
 
 async function connect(url: string): Promise<Redis> {
   // BullMQ's blocking commands need ioredis to retry forever rather than give up on a request.
-  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, retryStrategy: (times) => (times > 3 ? null : 200) });
+  const redis = new (ioredis().Redis)(url, {
+    maxRetriesPerRequest: null,
+    lazyConnect: true,
+    retryStrategy: (times) => (times > 3 ? null : 200),
+  });
   try {
     await redis.connect();
     await redis.ping();
@@ -97,6 +101,7 @@ export async function judgeOnQueue({
 }: QueueRun): Promise<WorkerThroughput[]> {
   const connection = await connect(url);
   const eventsConnection = connection.duplicate();
+  const { Queue, QueueEvents } = bullmq();
   const queue = new Queue<JobData>(queueName, { connection });
   const events = new QueueEvents(queueName, { connection: eventsConnection });
   const results: JobResult[] = [];
@@ -344,10 +349,10 @@ export async function runWorker(given: WorkerOptions): Promise<void> {
   const prepareSpec = async (runId: string, digest: string): Promise<Prepared> => {
     const raw = await connection.get(specKey(runId, digest));
     // The coordinator is gone or done; the job is an orphan, not worth retrying.
-    if (!raw) throw new UnrecoverableError(`run ${runId} has no spec ${digest} in Redis`);
+    if (!raw) throw new (bullmq().UnrecoverableError)(`run ${runId} has no spec ${digest} in Redis`);
     return prepare(ValidationSpec.parse(JSON.parse(raw)), options, name);
   };
-  const worker = new Worker<JobData, JobResult>(
+  const worker = new (bullmq().Worker)<JobData, JobResult>(
     options.queue,
     async (job) => {
       const startedAt = Date.now();

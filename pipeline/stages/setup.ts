@@ -11,7 +11,9 @@ import { connectEngine, DockerSandbox } from '../sandbox/docker.js';
 import { copyDependenciesOut, environmentImage } from '../sandbox/images.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { StageSummary } from '../store/summaries.js';
-import { installed, materialize } from '../sandbox/workspace.js';
+import { installed, materialize, workspaceSandbox } from '../sandbox/workspace.js';
+import { takePrepared } from '../sandbox/prepared.js';
+import { git } from '../common/git.js';
 
 /** A baseline run may take this long before the repository is refused as too slow or hanging. */
 const BASELINE_TIMEOUT_MS = 15 * 60_000;
@@ -129,8 +131,8 @@ interface Place {
   summary: Pick<StageSummary<'setup'>, 'node' | 'image' | 'imageBuilt' | 'imageBuildMs' | 'imageBytes'>;
 }
 
-async function inWorkspace(source: Pick<StageContext, 'profile' | 'log'>, workspace: string): Promise<Place> {
-  const { sandbox, node } = await installed(source, workspace);
+async function inWorkspace(source: Pick<StageContext, 'profile' | 'log'>, workspace: string, prepared: boolean): Promise<Place> {
+  const { sandbox, node } = prepared ? await workspaceSandbox(source, workspace) : await installed(source, workspace);
   // The workspace is the one sandbox; disposing it ends its servers and leaves its files.
   return { image: null, open: async () => sandbox, close: async () => undefined, finish: () => sandbox.dispose(), summary: { node } };
 }
@@ -175,9 +177,11 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   const { profile, options, log } = ctx;
   const workspace = join(ctx.runDir, 'workspace');
 
-  log.info(`setup: bringing ${profile.name} into ${workspace}`);
-  const baseCommit = await materialize(ctx, workspace);
-  const place = options.sandbox === 'docker' ? await inDocker(ctx, workspace, baseCommit) : await inWorkspace(ctx, workspace);
+  const prepared = options.sandbox === 'local' && (await takePrepared(ctx, workspace));
+  if (prepared) log.info(`setup: taking the workspace init installed and built for this profile, unchanged since, as ${workspace}`);
+  else log.info(`setup: bringing ${profile.name} into ${workspace}`);
+  const baseCommit = prepared ? await git(workspace, ['rev-parse', 'HEAD']) : await materialize(ctx, workspace);
+  const place = options.sandbox === 'docker' ? await inDocker(ctx, workspace, baseCommit) : await inWorkspace(ctx, workspace, prepared);
   const suites = suitesOf(profile);
   // Listed after install and build: a suite may be build output, or written by the build.
   const listed: string[] = [];

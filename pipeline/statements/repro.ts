@@ -3,7 +3,7 @@ import type { CallExpression, Node, Statement, StringLiteral } from '@babel/type
 import { parseSource } from '../../mutators/parse.js';
 import type { SourceFile } from '../../mutators/types.js';
 import { childrenOf } from '../../mutators/walk.js';
-import { tsMorph } from '../common/ts-morph.js';
+import { tsMorph } from '../common/on-first-use.js';
 import { allRunners } from '../runners/index.js';
 import type { TestVocabulary } from '../runners/types.js';
 import type { FailedTest } from '../store/records.js';

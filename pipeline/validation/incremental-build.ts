@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { ts } from 'ts-morph';
-import { tsMorph } from '../common/ts-morph.js';
+import { tsMorph } from '../common/on-first-use.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { CoverageMap } from '../store/records.js';
 import { loadedAs } from './test-selection.js';

@@ -127,6 +127,8 @@ describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe, r
       '--json',
     ]);
     expect(run.exitCode, run.stderr).toBe(0);
+    // The first run takes the workspace that init installed and built for its probe.
+    expect(run.stderr).toContain('setup: taking the workspace init installed and built for this profile');
     if (ran) expect(run.stderr).toMatch(ran);
     const { stages } = JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; durationMs?: number }> };
     // Where the time went: every stage's wall time, in the summary and on the log.

@@ -35,6 +35,27 @@ describe('init', () => {
     expect(again.stderr).toContain('already exists');
   });
 
+  it('hands the workspace it installed and built to the first run of its profile, unless the repository changed since', async () => {
+    const repo = copyFixture('tiny-lib');
+    const repos = tempDir('repos');
+    const setUp = async () => {
+      const init = await swesynth(['init', repo, '--repos', repos, '--force']);
+      expect(init.exitCode, init.stderr).toBe(0);
+      expect(init.stderr).toContain('the installed and built workspace is kept for the first `run` of this profile');
+      return (edit: () => void = () => undefined) => {
+        edit();
+        return swesynth(['setup', join(repos, 'local__tiny-lib.json'), '--run-dir', join(tempDir('run'), 'run'), '--no-progress']);
+      };
+    };
+    const changed = await (await setUp())(() => writeFileSync(join(repo, 'NOTES.md'), 'a file added after init\n'));
+    expect(changed.exitCode, changed.stderr).toBe(0);
+    expect(changed.stderr).toContain('setup: bringing local/tiny-lib into');
+    const unchanged = await (await setUp())();
+    expect(unchanged.exitCode, unchanged.stderr).toBe(0);
+    expect(unchanged.stderr).toContain('setup: taking the workspace init installed and built for this profile');
+    expect(unchanged.stderr).not.toContain('setup: install:');
+  });
+
   it('reads a git repository at the commit asked for, and takes overrides', async () => {
     const repo = copyFixture('mocha');
     const git = gitIn(repo);
