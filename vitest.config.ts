@@ -1,19 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
-/** Files that use the one Docker engine, the one Redis server or the Node.js cache, or kill runs on a clock. */
-const SHARED = [
-  'test/sandbox/**/*.test.ts',
-  'test/scheduling/**/*.test.ts',
-  'test/pipeline/kill-loop.test.ts',
-  'test/pipeline/node-toolchain.test.ts',
-];
+/**
+ * Files that use the one Docker engine or the one Redis server (each holds it, see `holding` in
+ * test/helpers.ts), or the Node.js cache.
+ */
+const ENGINES = ['test/sandbox/**/*.test.ts', 'test/scheduling/**/*.test.ts', 'test/pipeline/node-toolchain.test.ts'];
+/** The kill loop: its kills land on a clock, and its runs must meet their timeouts as an idle machine would. */
+const CLOCKED = ['test/pipeline/kill-loop.test.ts'];
 
 /**
- * Three groups, one after the other. The runner and operator tests run each real runner on a
- * fixture of its own, in a folder no other file writes; the pipeline tests start whole runs in
- * folders of their own: two files at a time in both. The tests that share one Docker engine, one
- * Redis server or the Node.js cache, and the kill loop, whose kills land on a clock, run one file
- * at a time, last.
+ * Three groups, one after the other, the first two two files at a time. The runner and operator
+ * tests run each real runner on a fixture of its own, in a folder no other file writes, and the
+ * pipeline tests start whole runs in folders of their own: they run together, so that neither waits
+ * for the other's last file. Then the engine tests, a file that needs the Docker engine or the
+ * Redis server waiting while another holds it. The kill loop runs last, alone.
  */
 export default defineConfig({
   test: {
@@ -35,7 +35,17 @@ export default defineConfig({
         test: {
           name: 'pipeline',
           include: ['test/pipeline/**/*.test.ts'],
-          exclude: ['test/fixtures/**', 'node_modules/**', ...SHARED],
+          exclude: ['test/fixtures/**', 'node_modules/**', ...ENGINES, ...CLOCKED],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'engines',
+          include: ENGINES,
+          exclude: ['test/fixtures/**', 'node_modules/**'],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
@@ -43,8 +53,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'engines',
-          include: SHARED,
+          name: 'clocked',
+          include: CLOCKED,
           exclude: ['test/fixtures/**', 'node_modules/**'],
           fileParallelism: false,
           sequence: { groupOrder: 2 },

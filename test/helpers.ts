@@ -2,10 +2,12 @@ import type { RunnerAdapter } from '../pipeline/runners/types.js';
 import type { CoverageMap, TestFileCoverage } from '../pipeline/store/records.js';
 import { learnCoverage } from '../pipeline/validation/coverage.js';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
+import { afterAll, beforeAll } from 'vitest';
+import { processAlive } from '../pipeline/common/process-alive.js';
 import type { Sandbox } from '../pipeline/sandbox/types.js';
 import { parsePackageJson, type RepoFacts } from '../pipeline/repo/facts.js';
 
@@ -17,6 +19,39 @@ export const EXAMPLE_PROFILE = join(ROOT, 'repos', 'swesynth__example.json');
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `swesynth-${prefix}-`));
 }
+
+/**
+ * Holds one of the machine's single resources (the Docker engine, whose containers a test counts;
+ * the Redis server, whose queues a test empties) from this file's first test to its last, waiting
+ * while another test file holds it: files that use different ones run side by side.
+ */
+export function holding(resource: 'docker-engine' | 'redis'): void {
+  const lock = join(tmpdir(), 'swesynth-test-locks', resource);
+  beforeAll(async () => {
+    mkdirSync(dirname(lock), { recursive: true });
+    for (;;) {
+      try {
+        mkdirSync(lock);
+        writeFileSync(join(lock, 'pid'), String(process.pid));
+        return;
+      } catch {
+        // Held: by a live test file, or left by one that was killed.
+        const holder = Number(readFileSafe(join(lock, 'pid')));
+        if (holder && !processAlive(holder)) rmSync(lock, { recursive: true, force: true });
+        else await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  });
+  afterAll(() => rmSync(lock, { recursive: true, force: true }));
+}
+
+const readFileSafe = (path: string): string => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+};
 
 /** A private copy of a fixture repository (without its installed packages), so that tests can change it. */
 export function copyFixture(name: string): string {

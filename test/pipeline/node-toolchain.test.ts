@@ -5,7 +5,9 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { RepoProfile } from '../../pipeline/repo/profile.js';
 import { nodeCacheDir } from '../../pipeline/sandbox/node-runtime.js';
-import { FIXTURES, ROOT, swesynth, tempDir } from '../helpers.js';
+import { FIXTURES, holding, ROOT, swesynth, tempDir } from '../helpers.js';
+
+holding('docker-engine');
 
 const NODE_RUNTIME = join(ROOT, 'dist', 'pipeline', 'sandbox', 'node-runtime.js');
 

@@ -5,7 +5,9 @@ import Docker from 'dockerode';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { RunStore } from '../../pipeline/store/run-store.js';
-import { CLI, EXAMPLE_PROFILE, FIXTURES, copyFixture, swesynth, tempDir } from '../helpers.js';
+import { CLI, copyFixture, EXAMPLE_PROFILE, FIXTURES, holding, swesynth, tempDir } from '../helpers.js';
+
+holding('docker-engine');
 
 const docker = new Docker();
 const engineUp = await docker.ping().then(

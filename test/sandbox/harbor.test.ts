@@ -10,7 +10,9 @@ import type { Instance } from '../../pipeline/dataset/instance.js';
 import { hiddenTestFiles } from '../../pipeline/dataset/task-tree.js';
 import { environmentImageName } from '../../pipeline/sandbox/images.js';
 import { taskImageName } from '../../pipeline/sandbox/task-image.js';
-import { EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
+import { EXAMPLE_PROFILE, holding, ROOT, swesynth, tempDir } from '../helpers.js';
+
+holding('docker-engine');
 
 const docker = new Docker();
 const engineUp = await docker.ping().then(

@@ -5,7 +5,9 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Verdict } from '../../pipeline/store/records.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
-import { CLI, EXAMPLE_PROFILE, FIXTURES, swesynth, tempDir } from '../helpers.js';
+import { CLI, EXAMPLE_PROFILE, FIXTURES, holding, swesynth, tempDir } from '../helpers.js';
+
+holding('redis');
 
 const REDIS = process.env.SWESYNTH_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const probe = new Redis(REDIS, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
