@@ -2,6 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { PackageJson } from './facts.js';
 
+/** Where a code host's web address turns from the repository to a view of it: `tree/<branch>`, `blob/…`, GitLab's `-/…`. */
+const BROWSING = new Set(['tree', 'blob', 'commit', 'commits', 'src', '-']);
+
 /** `owner/name` from a git URL or a hosting shorthand (`github:owner/name`, `owner/name`). */
 export function nameFromUrl(url: string): string | null {
   const trimmed = url
@@ -13,7 +16,10 @@ export function nameFromUrl(url: string): string | null {
   const remote = /^(?:[\w+]+:\/\/(?:[^@/]+@)?[^/]+\/|[\w.-]+@[\w.-]+:)((?:[\w.-]+\/)*[\w.-]+)$/.exec(trimmed);
   if (!remote) return null;
   const parts = remote[1]!.replace(/\.git$/, '').split('/');
-  return parts.length >= 2 ? parts.slice(-2).join('/') : null;
+  // A page of the repository on its host (`…/owner/name/tree/main/packages/x`) names it before the path it browses.
+  const browsed = parts.findIndex((part, index) => index >= 2 && BROWSING.has(part));
+  const repository = browsed === -1 ? parts : parts.slice(0, browsed);
+  return repository.length >= 2 ? repository.slice(-2).join('/') : null;
 }
 
 function originOf(checkout: string): string | null {
