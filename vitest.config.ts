@@ -1,10 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-/**
- * Files that use the one Docker engine or the one Redis server (each holds it, see `holding` in
- * test/helpers.ts), or the Node.js cache.
- */
-const ENGINES = ['test/sandbox/**/*.test.ts', 'test/scheduling/**/*.test.ts', 'test/pipeline/node-toolchain.test.ts'];
+/** Files that use the one Docker engine or the one Redis server (each holds it, see `holding` in test/helpers.ts). */
+const ENGINES = ['test/sandbox/**/*.test.ts', 'test/scheduling/**/*.test.ts'];
 /** The kill loop: its kills land on a clock, and its runs must meet their timeouts as an idle machine would. */
 const CLOCKED = ['test/pipeline/kill-loop.test.ts'];
 
@@ -37,6 +34,8 @@ export default defineConfig({
           include: ['test/pipeline/**/*.test.ts'],
           exclude: ['test/fixtures/**', 'node_modules/**', ...ENGINES, ...CLOCKED],
           maxWorkers: 2,
+          // Concurrent tests (whole runs that mostly wait on the registry) two at a time.
+          maxConcurrency: 2,
           sequence: { groupOrder: 0 },
         },
       },

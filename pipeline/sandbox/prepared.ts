@@ -17,7 +17,7 @@ import { clonesFrom } from './workspace.js';
  */
 const KEPT_DIR = join(tmpdir(), 'swesynth-prepared');
 /** Workspaces hold installed dependencies: a few at most are kept, and none for long. */
-const KEPT_AT_MOST = 2;
+const KEPT_AT_MOST = 4;
 const KEPT_FOR_MS = 24 * 60 * 60_000;
 
 interface PreparedSource {

@@ -104,45 +104,49 @@ const CASES = [
   },
 ];
 
-describe.each(CASES)('init then run on $fixture', ({ fixture, detected, probe, run: ran }) => {
-  it('detects what the test script really runs, checks it at init, and exports tasks with no edit', async () => {
-    const repos = tempDir('repos');
-    const init = await swesynth(['init', copyFixture(fixture), '--repos', repos, '--json']);
-    expect(init.exitCode, init.stderr).toBe(0);
-    const profile = RepoProfile.parse(JSON.parse(init.stdout));
-    expect(profile).toMatchObject(detected);
-    expect(init.stderr).toMatch(/probe: .*\d+ passed, 0 failed/);
-    if (probe) expect(init.stderr).toMatch(probe);
+// Side by side: much of a first try is waiting on the registry, for installs and their retries.
+describe.concurrent('init then run', () => {
+  it.each(CASES)(
+    'on $fixture: detects what the test script really runs, checks it at init, and exports tasks with no edit',
+    async ({ fixture, detected, probe, run: ran }) => {
+      const repos = tempDir('repos');
+      const init = await swesynth(['init', copyFixture(fixture), '--repos', repos, '--json']);
+      expect(init.exitCode, init.stderr).toBe(0);
+      const profile = RepoProfile.parse(JSON.parse(init.stdout));
+      expect(profile).toMatchObject(detected);
+      expect(init.stderr).toMatch(/probe: .*\d+ passed, 0 failed/);
+      if (probe) expect(init.stderr).toMatch(probe);
 
-    const out = tempDir('out');
-    const run = await swesynth([
-      'run',
-      join(repos, `${slugOf(profile)}.json`),
-      '--run-dir',
-      join(tempDir('run'), 'run'),
-      '--out',
-      out,
-      '--max-candidates',
-      '5',
-      '--json',
-    ]);
-    expect(run.exitCode, run.stderr).toBe(0);
-    // The first run takes the workspace that init installed and built for its probe.
-    expect(run.stderr).toContain('setup: taking the workspace init installed and built for this profile');
-    if (ran) expect(run.stderr).toMatch(ran);
-    const { stages } = JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; durationMs?: number }> };
-    // Where the time went: every stage's wall time, in the summary and on the log.
-    for (const stage of stages) expect(stage.durationMs).toBeGreaterThanOrEqual(0);
-    expect(run.stderr).toMatch(/^time: setup [\d.]+ s, mutate [\d.]+ s, validate .*, export [\d.]+ s$/m);
-    const exported = stages.find((stage) => stage.stage === 'export');
-    const instances = instancesIn(exported!.path!);
-    expect(instances.length).toBeGreaterThan(0);
-    for (const instance of instances) {
-      expect(JSON.parse(instance.FAIL_TO_PASS).length).toBeGreaterThan(0);
-      // What setup did to install is no part of a task.
-      expect(instance.patch).not.toContain('package.json');
-    }
-  });
+      const out = tempDir('out');
+      const run = await swesynth([
+        'run',
+        join(repos, `${slugOf(profile)}.json`),
+        '--run-dir',
+        join(tempDir('run'), 'run'),
+        '--out',
+        out,
+        '--max-candidates',
+        '5',
+        '--json',
+      ]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      // The first run takes the workspace that init installed and built for its probe.
+      expect(run.stderr).toContain('setup: taking the workspace init installed and built for this profile');
+      if (ran) expect(run.stderr).toMatch(ran);
+      const { stages } = JSON.parse(run.stdout) as { stages: Array<{ stage: string; path?: string; durationMs?: number }> };
+      // Where the time went: every stage's wall time, in the summary and on the log.
+      for (const stage of stages) expect(stage.durationMs).toBeGreaterThanOrEqual(0);
+      expect(run.stderr).toMatch(/^time: setup [\d.]+ s, mutate [\d.]+ s, validate .*, export [\d.]+ s$/m);
+      const exported = stages.find((stage) => stage.stage === 'export');
+      const instances = instancesIn(exported!.path!);
+      expect(instances.length).toBeGreaterThan(0);
+      for (const instance of instances) {
+        expect(JSON.parse(instance.FAIL_TO_PASS).length).toBeGreaterThan(0);
+        // What setup did to install is no part of a task.
+        expect(instance.patch).not.toContain('package.json');
+      }
+    },
+  );
 });
 
 describe('init checks the profile it writes', () => {

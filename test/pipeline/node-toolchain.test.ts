@@ -7,8 +7,6 @@ import { RepoProfile } from '../../pipeline/repo/profile.js';
 import { nodeCacheDir } from '../../pipeline/sandbox/node-runtime.js';
 import { FIXTURES, holding, ROOT, swesynth, tempDir } from '../helpers.js';
 
-holding('docker-engine');
-
 const NODE_RUNTIME = join(ROOT, 'dist', 'pipeline', 'sandbox', 'node-runtime.js');
 
 const engineUp = await new Docker().ping().then(
@@ -102,6 +100,7 @@ describe("a repository that asks for a Node.js older than this machine's npm run
 
 // Without an engine this is skipped on a developer's machine; in CI it must run.
 describe.skipIf(!engineUp && !process.env.CI)('the same repository in the Docker sandbox', () => {
+  holding('docker-engine');
   it('builds an environment image with Node.js 22 added to the base image, whose containers run the tests on it', async () => {
     const { path, profile } = await initNode22();
     const setup = await runsOnNode22(path, ['--sandbox', 'docker', '--base-image', BASE_IMAGE, '--baseline-runs', '2']);
