@@ -6,7 +6,7 @@ import { devDependencyUnfetchable } from '../../pipeline/repo/install-sources.js
 import { installRetryOf, managerOnPath, packageManagerOf } from '../../pipeline/repo/package-manager.js';
 import { RepoProfile, setupSteps } from '../../pipeline/repo/profile.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { copyFixture, factsOfFiles } from '../helpers.js';
+import { copyFixture, factsOfFiles, tempDir } from '../helpers.js';
 
 describe('package managers as the repository pins them', () => {
   it('runs the pinned version, or the major that wrote the lockfile', () => {
@@ -62,6 +62,21 @@ describe('package managers as the repository pins them', () => {
     expect(result.exitCode).not.toBe(0);
     expect(existsSync(join(dir, 'node_modules', '.bin', 'pnpm'))).toBe(false);
   });
+
+  it("takes what npm ci's lockfile pins from npm's cache without asking the registry, and fetches what it lacks", async () => {
+    const commandOf = (install: string) => setupSteps(RepoProfile.parse({ name: 'local/x', url: '.', install }))[0]!.command;
+    expect(commandOf('npm ci')).toBe('npm ci --prefer-offline');
+    expect(commandOf('npm ci --legacy-peer-deps')).toBe('npm ci --prefer-offline --legacy-peer-deps');
+    expect(commandOf('npm ci --prefer-online')).toBe('npm ci --prefer-online');
+    // Without a lockfile the registry's newest releases count: cached metadata could be stale.
+    expect(commandOf('npm install')).toBe('npm install');
+    // A fresh cache: every file comes from the registry all the same.
+    const dir = copyFixture('tape');
+    const cache = tempDir('npm-cache');
+    const result = await LocalSandbox.at(dir, { npm_config_cache: cache }).exec(commandOf('npm ci'), { timeoutMs: 180_000 });
+    expect(result.exitCode, result.outputTail).toBe(0);
+    expect(existsSync(join(dir, 'node_modules', 'tape', 'package.json'))).toBe(true);
+  }, 240_000);
 
   it("finds the install's pnpm or yarn inside a retry that wraps it, and adds nothing for npm", () => {
     const wrapped =
