@@ -6,6 +6,7 @@ import { reporterPath } from '../common/paths.js';
 import { onInterrupt, unlessInterrupted } from './interrupt.js';
 import { withHeapLimit } from './memory.js';
 import type { NodeRuntime } from './node-runtime.js';
+import { TreeState } from './tree-state.js';
 import { type Command, type ExecResult, outputEnds, SANDBOX_ENV, type Sandbox, type Toolchain } from './types.js';
 
 /** coreutils `timeout` outlives a killed swesynth and takes the mutant's whole process group down. */
@@ -151,6 +152,8 @@ export class LocalSandbox implements Sandbox {
     private readonly env: Record<string, string>,
     private readonly node: NodeRuntime | null,
     private readonly memoryBytes: number | null,
+    /** A copy's files as made, to put back what its commands wrote. */
+    private readonly made: TreeState | null = null,
   ) {
     this.tools = node ? { ...LOCAL_TOOLS, node: join(node.binDir, 'node'), nodeVersion: `v${node.version}` } : LOCAL_TOOLS;
   }
@@ -180,7 +183,7 @@ export class LocalSandbox implements Sandbox {
       filter: (source) => !(dirname(source) === workspace && COPY_SKIPPED.has(basename(source))),
     });
     if (existsSync(join(workspace, 'node_modules'))) await linkDependencies(workspace, dir);
-    return new LocalSandbox(dir, true, env, node, memoryBytes);
+    return new LocalSandbox(dir, true, env, node, memoryBytes, TreeState.of(dir, workspace));
   }
 
   /**
@@ -262,6 +265,10 @@ export class LocalSandbox implements Sandbox {
 
   async readFile(path: string): Promise<string> {
     return readFile(join(this.root, path), 'utf8');
+  }
+
+  async undoWrites(): Promise<string[]> {
+    return this.made?.undo() ?? [];
   }
 
   async dispose(): Promise<void> {

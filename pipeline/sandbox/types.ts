@@ -59,6 +59,12 @@ export interface Sandbox {
   serve?(command: Command, request: Record<string, unknown>, options: { timeoutMs: number }): Promise<ExecResult>;
   writeFile(path: string, text: string): Promise<void>;
   readFile(path: string): Promise<string>;
+  /**
+   * Puts back, from the tree it was made from, every file outside node_modules and .git that
+   * differs from it (a test's writes), and returns their paths. Sandboxes that are never run
+   * in twice, or that are the tree itself, do not have it.
+   */
+  undoWrites?(): Promise<string[]>;
   dispose(): Promise<void>;
 }
 

@@ -106,9 +106,12 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   const started = performance.now();
   const originalTexts = await ctx.originals(filesOf(candidate.sites));
   const mutatedTexts = mutatedFiles(candidate.sites, (file) => originalTexts.get(file)!);
+  /** The sandbox as the baseline had it: the clean files and their build put back, and what the tests wrote undone. */
   const restore = async (sandbox: Sandbox) => {
     for (const [file, text] of originalTexts) await sandbox.writeFile(file, text);
-    return ctx.rebuild(sandbox, originalTexts);
+    const rebuilt = await ctx.rebuild(sandbox, originalTexts);
+    await sandbox.undoWrites?.();
+    return rebuilt;
   };
   let testsMs = 0;
   const verdict = (status: Verdict['status'], extra: Partial<Verdict> = {}): Verdict => ({
@@ -124,7 +127,7 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   const runs = ctx.select(candidate);
   if (runs.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
 
-  const sandbox = await ctx.sandboxes.acquire();
+  let sandbox = await ctx.sandboxes.acquire();
   let mutated = false;
   const run = async (request: SuitesRequest) => {
     const result = await runSuites(sandbox, ctx.suites, request);
@@ -185,8 +188,14 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     // bug however many they are: a small suite of one function fails whole.
     if (passToPass.length === 0 && !failedOnItsOwn) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
 
-    // The fix: revert the edit and every FAIL_TO_PASS test must pass again.
-    const rebuilt = await restore(sandbox);
+    // The fix: revert the edit and every FAIL_TO_PASS test must pass again, in a sandbox as the baseline had it
+    // (a sandbox made for one candidate is not restored: a fresh one is).
+    let rebuilt: string | undefined;
+    if (ctx.sandboxes.reuses) rebuilt = await restore(sandbox);
+    else {
+      await ctx.sandboxes.release(sandbox);
+      sandbox = await ctx.sandboxes.acquire();
+    }
     mutated = false;
     if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
     const only = ctx.fixFiles([...new Set(failed.map((test) => test.file))]);

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,50 @@ describe('local sandbox', () => {
     expect(await LocalSandbox.at(workspace).readFile('src/a.js')).toBe('export const a = 1;\n');
     await sandbox.dispose();
     expect(existsSync(sandbox.root)).toBe(false);
+  });
+
+  it('puts back what a command wrote, added or removed in the copy, from the workspace, and leaves node_modules alone', async () => {
+    const workspace = tempDir('workspace');
+    mkdirSync(join(workspace, 'node_modules', 'dep'), { recursive: true });
+    mkdirSync(join(workspace, 'test', 'locales'), { recursive: true });
+    mkdirSync(join(workspace, 'src'));
+    writeFileSync(join(workspace, 'test', 'locales', 'en.json'), '{"hello":"Hello"}\n');
+    writeFileSync(join(workspace, 'test', 'locales', 'pirate.json'), '{"hello":"Ahoy"}\n');
+    writeFileSync(join(workspace, 'src', 'a.js'), 'export const a = 1;\n');
+    symlinkSync('a.js', join(workspace, 'src', 'index.js'));
+    const sandbox = await LocalSandbox.copyOf(workspace, join(tempDir('sandbox'), 'copy'));
+    // What a test might do: change a fixture, remove one, make files and folders, leave a cache in node_modules.
+    const result = await sandbox.exec(
+      [
+        'echo \'{"hello":"Hi","new":"key"}\' > test/locales/en.json',
+        'rm test/locales/pirate.json',
+        'mkdir -p test/tmp/deep && touch test/tmp/deep/out.txt test/locales/fr.json',
+        'ln -sf ../test/locales/en.json src/index.js',
+        'mkdir node_modules/.cache',
+      ].join(' && '),
+      { timeoutMs: 5_000 },
+    );
+    expect(result.exitCode, result.outputTail).toBe(0);
+    // A source put back with the text it had is not a change.
+    await sandbox.writeFile('src/a.js', 'export const a = 1;\n');
+    expect((await sandbox.undoWrites!()).sort()).toEqual([
+      'src/index.js',
+      'test/locales/en.json',
+      'test/locales/fr.json',
+      'test/locales/pirate.json',
+      'test/tmp',
+      'test/tmp/deep',
+      'test/tmp/deep/out.txt',
+    ]);
+    expect(readFileSync(join(sandbox.root, 'test', 'locales', 'en.json'), 'utf8')).toBe('{"hello":"Hello"}\n');
+    expect(readFileSync(join(sandbox.root, 'test', 'locales', 'pirate.json'), 'utf8')).toBe('{"hello":"Ahoy"}\n');
+    expect(existsSync(join(sandbox.root, 'test', 'tmp'))).toBe(false);
+    expect(existsSync(join(sandbox.root, 'test', 'locales', 'fr.json'))).toBe(false);
+    expect(readlinkSync(join(sandbox.root, 'src', 'index.js'))).toBe('a.js');
+    expect(existsSync(join(workspace, 'node_modules', '.cache'))).toBe(true);
+    // What was put back is the copy's state from then on: nothing more to undo.
+    expect(await sandbox.undoWrites!()).toEqual([]);
+    await sandbox.dispose();
   });
 
   it('kills the whole process group at the deadline, grandchildren included', async () => {
