@@ -106,12 +106,13 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   const started = performance.now();
   const originalTexts = await ctx.originals(filesOf(candidate.sites));
   const mutatedTexts = mutatedFiles(candidate.sites, (file) => originalTexts.get(file)!);
-  /** The sandbox as the baseline had it: the clean files and their build put back, and what the tests wrote undone. */
+  /**
+   * A reused sandbox as the baseline had it: every file that differs from the workspace's put back, the
+   * mutated sources, their build's output and what the tests wrote, added or removed alike.
+   */
   const restore = async (sandbox: Sandbox) => {
-    for (const [file, text] of originalTexts) await sandbox.writeFile(file, text);
-    const rebuilt = await ctx.rebuild(sandbox, originalTexts);
-    await sandbox.undoWrites?.();
-    return rebuilt;
+    if (!sandbox.undoWrites) throw new Error('a sandbox that serves candidate after candidate must put back what each one wrote');
+    await sandbox.undoWrites();
   };
   let testsMs = 0;
   const verdict = (status: Verdict['status'], extra: Partial<Verdict> = {}): Verdict => ({
@@ -188,16 +189,15 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     // bug however many they are: a small suite of one function fails whole.
     if (passToPass.length === 0 && !failedOnItsOwn) return { verdict: verdict('no-pass', { failToPass }), failed: [] };
 
-    // The fix: revert the edit and every FAIL_TO_PASS test must pass again, in a sandbox as the baseline had it
-    // (a sandbox made for one candidate is not restored: a fresh one is).
-    let rebuilt: string | undefined;
-    if (ctx.sandboxes.reuses) rebuilt = await restore(sandbox);
+    // The fix: revert the edit and every FAIL_TO_PASS test must pass again, in a sandbox as the baseline had it:
+    // a reused one put back, or a fresh one.
+    if (ctx.sandboxes.reuses) await restore(sandbox);
     else {
-      await ctx.sandboxes.release(sandbox);
+      const done = sandbox;
       sandbox = await ctx.sandboxes.acquire();
+      await ctx.sandboxes.release(done);
     }
     mutated = false;
-    if (rebuilt) return { verdict: verdict('fix-failed', { failToPass, passToPass, detail: rebuilt }), failed: [] };
     const only = ctx.fixFiles([...new Set(failed.map((test) => test.file))]);
     const fixed = await run({ ...ctx.request, only, timeoutMs: ctx.environment.timeoutMs });
     const passing = new Set(
@@ -217,8 +217,14 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     return { verdict: verdict('kept', { failToPass, passToPass }), failed };
   } finally {
     if (ctx.sandboxes.reuses && mutated) {
-      // A reused sandbox gives the next candidate the clean files and their build; one that cannot have them goes.
-      if (await restore(sandbox).catch((error: unknown) => String(error))) await sandbox.dispose();
+      // A reused sandbox gives the next candidate the workspace's files; one that cannot have them goes.
+      if (
+        await restore(sandbox).then(
+          () => false,
+          () => true,
+        )
+      )
+        await sandbox.dispose();
       else await ctx.sandboxes.release(sandbox);
     } else {
       await ctx.sandboxes.release(sandbox);
