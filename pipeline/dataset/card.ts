@@ -92,6 +92,7 @@ function curationLines(curation: CardFacts['curation']): string[] {
         : '',
       dropped.tier > 0 ? `${dropped.tier} outside the tiers asked for (${rule.tiers.join(', ')})` : '',
       dropped.perFunction > 0 ? `${dropped.perFunction} beyond ${rule.maxPerFunction} per function` : '',
+      dropped.selfCheck ? `${dropped.selfCheck} that failed the self-check (the manifest's \`self_check.failed\` says how)` : '',
     ].filter(Boolean);
     return reasons.length === 0 ? [] : [`Curation dropped from ${repo}: ${reasons.join('; ')}.`];
   });

@@ -15,7 +15,13 @@ export interface CurationRule {
 export const Curation = z.object({
   rule: z.object({ maxF2pShare: z.number(), tiers: z.array(Tier), maxPerFunction: z.number().int().nullable() }),
   stableTests: z.number().int(),
-  dropped: z.object({ f2pShare: z.number().int(), tier: z.number().int(), perFunction: z.number().int() }),
+  dropped: z.object({
+    f2pShare: z.number().int(),
+    tier: z.number().int(),
+    perFunction: z.number().int(),
+    /** Tasks the export's self-check failed (absent before it could leave any out). */
+    selfCheck: z.number().int().optional(),
+  }),
 });
 export type Curation = z.infer<typeof Curation>;
 

@@ -75,6 +75,28 @@ async function nextVersion(datasetDir: string): Promise<string> {
  * self-check runs first; the files are written to a hidden folder and renamed into place, so a
  * version exists whole or not at all.
  */
+/**
+ * How many tasks the self-check may leave out before it fails the export: a task can fail it through a
+ * test that fails now and then, which three baseline runs did not catch; many failing is not that.
+ */
+export function leftOutAtMost(total: number): number {
+  return Math.max(1, Math.floor(total / 10));
+}
+
+/** The sources without the tasks that failed the self-check, each counting those it lost. */
+function withoutFailed(sources: readonly DatasetSource[], failed: ReadonlySet<string>): DatasetSource[] {
+  return sources.map((source) => {
+    const instances = source.instances.filter((instance) => !failed.has(instance.instance_id));
+    const selfCheck = source.instances.length - instances.length;
+    return {
+      ...source,
+      instances,
+      counts: { ...source.counts, instances: instances.length },
+      curation: { ...source.curation, dropped: { ...source.curation.dropped, selfCheck } },
+    };
+  });
+}
+
 export async function writeDataset(
   sources: readonly DatasetSource[],
   options: DatasetOptions,
@@ -98,13 +120,17 @@ export async function writeDataset(
 
   const formats = formatsFor(options.formats);
   const selfCheck = await options.selfCheck(sources.flatMap((source) => source.instances));
-  const { gold, empty, bug } = selfCheck;
-  if (gold.resolved !== gold.total || empty.resolved !== 0 || bug.resolved !== 0) {
+  const { gold, empty, bug, failed = [] } = selfCheck;
+  if (failed.length > leftOutAtMost(gold.total)) {
     throw new UserError(
-      `the self-check failed: the fix resolves ${gold.resolved} of ${gold.total} tasks (must be all), an empty patch ${empty.resolved} and the bug itself ${bug.resolved} (must be none)${(gold.unresolved ?? []).map((line) => `\n  ${line}`).join('')}`,
+      `the self-check failed: the fix resolves ${gold.resolved} of ${gold.total} tasks (must be all), an empty patch ${empty.resolved} and the bug itself ${bug.resolved} (must be none)${failed
+        .slice(0, 10)
+        .map(({ instance_id, reason }) => `\n  ${instance_id}: ${reason}`)
+        .join('')}`,
       'nothing was written; this is a bug in swesynth or an unstable test suite, please report it with the run folder',
     );
   }
+  sources = withoutFailed(sources, new Set(failed.map((failure) => failure.instance_id)));
 
   const bySplitOf = (all: readonly Instance[]) =>
     Object.fromEntries(

@@ -275,15 +275,22 @@ export function selfCheckOf(runs: readonly ExportingRun[]) {
       ...(label === 'gold' ? { testFilesOf } : {}),
       onResult: (result) => progress.tick(`${label} ${result.status}`),
     });
-    const summary = (label: string, report: EvaluationReport) => {
-      const unresolved = report.instances
-        .filter((result) => result.status !== 'resolved')
-        .slice(0, 10)
-        .map(
-          (result) =>
-            `${result.instance_id}: ${result.status}${result.detail ? ` (${result.detail.slice(0, 200)})` : ''}; failing: ${[...result.failToPassFailed, ...result.passToPassFailed].slice(0, 3).join(', ')}`,
-        );
-      return { resolved: report.resolved, total: report.total, ...(label === 'gold' && unresolved.length > 0 ? { unresolved } : {}) };
+    const summary = (report: EvaluationReport) => ({ resolved: report.resolved, total: report.total });
+    /** What each task did wrong in the three gradings, if anything. */
+    const failuresOf = (empty: EvaluationReport, bug: EvaluationReport, gold: EvaluationReport) => {
+      const resolved = (report: EvaluationReport) =>
+        new Set(report.instances.filter((result) => result.status === 'resolved').map((result) => result.instance_id));
+      const [resolvedEmpty, resolvedBug] = [resolved(empty), resolved(bug)];
+      return gold.instances.flatMap((fix) => {
+        const reasons = [
+          fix.status === 'resolved'
+            ? ''
+            : `the fix: ${fix.status}${fix.detail ? ` (${fix.detail.slice(0, 200)})` : ''}; failing: ${[...fix.failToPassFailed, ...fix.passToPassFailed].slice(0, 3).join(', ')}`,
+          resolvedEmpty.has(fix.instance_id) ? 'an empty patch resolves it' : '',
+          resolvedBug.has(fix.instance_id) ? 'the bug patch itself resolves it' : '',
+        ].filter(Boolean);
+        return reasons.length === 0 ? [] : [{ instance_id: fix.instance_id, reason: reasons.join('; ') }];
+      });
     };
     try {
       log.info(`export: self-check of ${instances.length} tasks (the fix, an empty patch, the bug itself)`);
@@ -305,7 +312,9 @@ export function selfCheckOf(runs: readonly ExportingRun[]) {
         },
       );
       if (builds.summary()) log.info(`export: self-check builds: ${builds.summary()}`);
-      return { gold: summary('gold', gold!), empty: summary('empty', empty!), bug: summary('bug', bug!) };
+      const failed = failuresOf(empty!, bug!, gold!);
+      for (const { instance_id, reason } of failed) log.warn(`export: ${instance_id} failed the self-check: ${reason}`);
+      return { gold: summary(gold!), empty: summary(empty!), bug: summary(bug!), failed };
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }
@@ -372,8 +381,9 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
     store.setMeta('pendingExport', null);
     store.finishStage('export', { ...record, selfCheck });
   });
+  const leftOut = selfCheck.failed?.length ? `; ${selfCheck.failed.length} that failed it left out` : '';
   log.info(
-    `export: ${instances} tasks written to ${path} (self-check: the fix resolves ${selfCheck.gold.resolved} of ${selfCheck.gold.total})`,
+    `export: ${instances} tasks written to ${path} (self-check: the fix resolves ${selfCheck.gold.resolved} of ${selfCheck.gold.total}${leftOut})`,
   );
   return { stage: 'export', alreadyDone: false, ...record, selfCheck };
 }

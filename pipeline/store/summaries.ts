@@ -71,7 +71,13 @@ export const IssuesSummary = z.object({
 
 const Graded = z.object({ resolved: z.number().int(), total: z.number().int() });
 /** How the tasks fare when graded as an agent gets them: the fix, an empty patch and the bug itself. */
-export const SelfCheck = z.object({ gold: Graded.extend({ unresolved: z.array(z.string()).optional() }), empty: Graded, bug: Graded });
+export const SelfCheck = z.object({
+  gold: Graded,
+  empty: Graded,
+  bug: Graded,
+  /** Each task the fix did not resolve, or an empty patch or the bug itself did, and how (absent before it was kept). */
+  failed: z.array(z.object({ instance_id: z.string(), reason: z.string() })).optional(),
+});
 export type SelfCheck = z.infer<typeof SelfCheck>;
 
 export const ExportSummary = ExportRecord.extend({ selfCheck: SelfCheck });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parses } from '../../mutators/parse.js';
@@ -11,6 +11,8 @@ import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { RunStore } from '../../pipeline/store/run-store.js';
 import { CLI, EXAMPLE_PROFILE, ROOT, swesynth, tempDir } from '../helpers.js';
 import { changedLines, TIERS, type Difficulty } from '../../pipeline/dataset/difficulty.js';
+import type { Instance as DatasetInstance } from '../../pipeline/dataset/instance.js';
+import { leftOutAtMost, writeDataset, type DatasetSource } from '../../pipeline/dataset/write.js';
 
 interface Instance {
   instance_id: string;
@@ -268,6 +270,60 @@ describe('the whole pipeline on the bundled example', () => {
         .filter((id) => !capped.some((kept) => kept.instance_id === id))
         .sort(),
     );
+  });
+
+  it('leaves out the few tasks that fail the self-check, saying which and how, and writes nothing when more do', async () => {
+    const first = summary.stages.find((stage) => stage.stage === 'export')!.path as string;
+    const { repos } = JSON.parse(readFileSync(join(first, 'manifest.json'), 'utf8'));
+    const { settings, counts, statements, curation, ...repo } = repos[0];
+    const source: DatasetSource = {
+      repo,
+      gitDir: tempDir('git'),
+      testTimeoutMs: 10_000,
+      instances: instancesIn(first) as unknown as DatasetInstance[],
+      context: new Map(),
+      settings,
+      counts,
+      operators: [],
+      statements,
+      curation,
+    };
+    const failing = (count: number) =>
+      instances
+        .slice(0, count)
+        .map(({ instance_id }) => ({ instance_id, reason: 'the fix: unresolved; failing: a test that fails now and then' }));
+    const outDir = tempDir('self-checked');
+    const write = (failed: ReturnType<typeof failing>) =>
+      writeDataset([source], {
+        outDir,
+        dataset: 'self-checked',
+        version: null,
+        split: 'hash',
+        testShare: 0.2,
+        formats: ['swe-bench'],
+        limits: { cpus: 1, memoryBytes: 2 ** 31 },
+        selfCheck: async (all) => {
+          const graded = { resolved: 0, total: all.length };
+          return { gold: { resolved: all.length - failed.length, total: all.length }, empty: graded, bug: graded, failed };
+        },
+      });
+    const written = await write(failing(1));
+    expect(written.instances).toBe(instances.length - 1);
+    expect(instancesIn(written.path).map((instance) => instance.instance_id)).not.toContain(instances[0]!.instance_id);
+    const manifest = JSON.parse(readFileSync(join(written.path, 'manifest.json'), 'utf8'));
+    expect(manifest.self_check.failed).toEqual(failing(1));
+    expect(manifest.repos[0].curation.dropped.selfCheck).toBe(1);
+    expect(manifest.repos[0].counts.instances).toBe(instances.length - 1);
+    expect(readFileSync(join(written.path, 'README.md'), 'utf8')).toContain('1 that failed the self-check');
+    expect((await swesynth(['dataset', 'verify', written.path])).exitCode).toBe(0);
+
+    const tooMany = failing(leftOutAtMost(instances.length) + 1);
+    await expect(write(tooMany)).rejects.toThrow(
+      new RegExp(
+        `^the self-check failed: the fix resolves ${instances.length - tooMany.length} of ${instances.length} tasks[^]*\\n  ${instances[0]!.instance_id}: the fix: unresolved`,
+      ),
+    );
+    expect(readdirSync(join(outDir, 'self-checked'))).toEqual([basename(written.path)]);
   });
 
   it('rates every task from its fix, its failing tests and its statement, and a combined task harder than its parts', () => {

@@ -478,8 +478,9 @@ describe('grading a repository whose tests run on built output', () => {
   }
 
   it('builds a tree once, then only the files each prediction changes, and gives the verdicts of a whole build per task', async () => {
-    const instances = built.instances;
-    expect(instances.length).toBeGreaterThan(1);
+    // Two tasks show both a first build and an incremental one after another task's; each more costs two whole builds.
+    const instances = built.instances.slice(0, 2);
+    expect(instances.length).toBe(2);
     const wrong = new Map(await Promise.all(instances.map(async (instance) => [instance.instance_id, await keptBug(instance)] as const)));
     const sets = [
       { predictions: predict(instances, (instance) => wrong.get(instance.instance_id)!) },
