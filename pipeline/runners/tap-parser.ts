@@ -219,6 +219,9 @@ function readYamlBlock(lines: string[], cursor: Cursor, indent: number): string[
       cursor.index = index + 1;
       return block;
     }
+    // A line left of the block is the stream going on without its end: the process was killed while
+    // writing it (a file's timeout), and its parent reports it next.
+    if (line.trim() !== '' && indentOf(line) < blockIndent) break;
     block.push(line);
   }
   // Cut inside the block: what came is still worth reading.

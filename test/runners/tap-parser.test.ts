@@ -219,6 +219,35 @@ describe('parseTap', () => {
     ]);
   });
 
+  it("reads on past a YAML block cut off by its file's timeout, to the file's own report", () => {
+    // node-tap 16, a file killed at its timeout while it wrote a test's diagnostic: the block never ends.
+    const report = [
+      'TAP version 13',
+      '# Subtest: test/hang.test.js',
+      '    # Subtest: never settles',
+      '        not ok 1 - timeout!',
+      '          ---',
+      '          signal: SIGTERM',
+      '          expired: TAP',
+      '          stack: >',
+      '    # test count(1) != plan(null)',
+      '    # failed 1 test',
+      'not ok 1 - test/hang.test.js # time=3019.251ms',
+      '  ---',
+      '  file: test/hang.test.js',
+      '  timeout: 3000',
+      '  exitCode: null',
+      '  signal: SIGTERM',
+      '  ...',
+      '',
+      '1..1',
+      '# failed 1 test',
+    ].join('\n');
+    expect(tap.parse(report, '/repo').results.map((result) => [result.id, result.status])).toEqual([
+      ['test/hang.test.js::(file)', 'timeout'],
+    ]);
+  });
+
   it('decodes the YAML node-tap writes about a test process', () => {
     const { data } = pointsOf(parseTap(NODE_TAP))[0]!.diagnostic!;
     expect(data).toEqual({
