@@ -70,12 +70,6 @@ async function nextVersion(datasetDir: string): Promise<string> {
 }
 
 /**
- * Writes a new, immutable dataset version, out/<dataset>/<semver>/: the files of each export
- * format chosen (formats/index.ts), a card and a manifest with the sha256 of every file. The
- * self-check runs first; the files are written to a hidden folder and renamed into place, so a
- * version exists whole or not at all.
- */
-/**
  * How many tasks the self-check may leave out before it fails the export: a task can fail it through a
  * test that fails now and then, which three baseline runs did not catch; many failing is not that.
  */
@@ -97,6 +91,12 @@ function withoutFailed(sources: readonly DatasetSource[], failed: ReadonlySet<st
   });
 }
 
+/**
+ * Writes a new, immutable dataset version, out/<dataset>/<semver>/: the files of each export
+ * format chosen (formats/index.ts), a card and a manifest with the sha256 of every file. The
+ * self-check runs first, and the tasks that fail it are left out (too many, and nothing is written);
+ * the files are written to a hidden folder and renamed into place, so a version exists whole or not at all.
+ */
 export async function writeDataset(
   sources: readonly DatasetSource[],
   options: DatasetOptions,

@@ -218,14 +218,12 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
   } finally {
     if (ctx.sandboxes.reuses && mutated) {
       // A reused sandbox gives the next candidate the workspace's files; one that cannot have them goes.
-      if (
-        await restore(sandbox).then(
-          () => false,
-          () => true,
-        )
-      )
-        await sandbox.dispose();
-      else await ctx.sandboxes.release(sandbox);
+      const putBack = await restore(sandbox).then(
+        () => true,
+        () => false,
+      );
+      if (putBack) await ctx.sandboxes.release(sandbox);
+      else await sandbox.dispose();
     } else {
       await ctx.sandboxes.release(sandbox);
     }
