@@ -4,6 +4,7 @@ import { join, posix } from 'node:path';
 import { LOOP_LIMIT_SIGNAL } from '../sandbox/loop-guard.js';
 import { OUT_OF_MEMORY } from '../sandbox/memory.js';
 import type { Command, ExecResult, Sandbox } from '../sandbox/types.js';
+import { withoutRootPath } from './test-ids.js';
 import type { RunnerAdapter, RunnerRequest, TestResult } from './types.js';
 
 /** What says that a test process ran out of memory, when one did: V8's message, or the sandbox's kill. */
@@ -120,17 +121,16 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
 }
 
 /**
- * A test named after a file it reads (`fixtures/${name}` under `__dirname`) carries the absolute
- * path of the copy it ran in: each sandbox has its own, so the same test would have another id in
- * every one. Its title names the file repository-relative instead, and so do the values and the
- * message of its failure, which a problem statement shows (the stack keeps the paths it locates by).
+ * A test named after a path it works on carries the absolute path of the copy it ran in: each
+ * sandbox has its own, so the same test would have another id in every one. Its title names the
+ * path repository-relative instead (withoutRootPath), and so do the values and the message of its
+ * failure, which a problem statement shows (the stack keeps the paths it locates by).
  */
 function withoutRoot(result: TestResult, root: string): TestResult {
-  const prefix = `${root.replace(/\/$/, '')}/`;
-  const relative = (text: string) => text.split(prefix).join('');
+  const relative = (text: string) => withoutRootPath(text, root);
   const { failure } = result;
   const failureText = failure ? [failure.message, failure.expected ?? '', failure.actual ?? ''] : [];
-  if (!result.id.includes(prefix) && !failureText.some((text) => text.includes(prefix))) return result;
+  if (relative(result.id) === result.id && failureText.every((text) => relative(text) === text)) return result;
   return {
     ...result,
     id: relative(result.id),

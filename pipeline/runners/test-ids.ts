@@ -15,6 +15,23 @@ export function testId(file: string, titlePath: string[]): string {
   return `${file}::${titlePath.join(' > ')}`;
 }
 
+/**
+ * The text with the absolute path of the repository's copy taken out: a path under it becomes
+ * repository-relative (`<root>/test/fixtures/a.json` → `test/fixtures/a.json`), the root itself `.`.
+ * A test named after a path it works on (`relative(process.cwd(), …)`, `fixtures/${name}` under
+ * `__dirname`) then has one name in every copy, wherever the copy lies.
+ */
+export function withoutRootPath(text: string, root: string): string {
+  const bare = root.replace(/\/+$/, '');
+  if (bare === '' || !text.includes(bare)) return text;
+  const escaped = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The root alone, not the start of a longer name beside it (`<root>-old`, `<root>2`).
+  return text
+    .split(`${bare}/`)
+    .join('')
+    .replace(new RegExp(`${escaped}(?![\\w.@+-])`, 'g'), '.');
+}
+
 /** The test file of a test id (`test/parse.js::parses dates`). */
 export function testFileOf(id: string): string {
   return id.slice(0, id.indexOf('::'));

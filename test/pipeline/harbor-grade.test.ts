@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { graderFiles, reportForm, runLine } from '../../pipeline/dataset/formats/harbor.js';
 import { jest } from '../../pipeline/runners/jest.js';
 import { mocha } from '../../pipeline/runners/mocha.js';
-import { installedVersion } from '../../pipeline/runners/run-tests.js';
+import { nodeTest } from '../../pipeline/runners/node-test.js';
+import { installedVersion, runTests } from '../../pipeline/runners/run-tests.js';
 import type { RunnerAdapter, TestResult } from '../../pipeline/runners/types.js';
 import { vitest } from '../../pipeline/runners/vitest.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
@@ -95,3 +96,51 @@ describe.each([
     });
   },
 );
+
+it('grades a test named after the folder it runs in by the id swesynth gave it in another copy', async () => {
+  const copyOf = (root: string) => {
+    mkdirSync(join(root, 'test'), { recursive: true });
+    writeFileSync(
+      join(root, 'test', 'cwd.test.js'),
+      "const test = require('node:test');\nconst { join } = require('node:path');\n" +
+        "test(`resolves ${process.cwd()}`, () => {});\ntest(`reads ${join(process.cwd(), 'data.json')}`, () => {});\n",
+    );
+    return root;
+  };
+  const validated = await runTests(LocalSandbox.at(copyOf(tempDir('validated'))), nodeTest, {
+    testFiles: ['test/cwd.test.js'],
+    args: [],
+    timeoutMs: 30_000,
+  });
+  const ids = validated.kind === 'results' ? validated.results.map((result) => result.id) : [];
+  expect(ids).toEqual(['test/cwd.test.js::resolves .', 'test/cwd.test.js::reads data.json']);
+
+  // The task's container holds the repository elsewhere.
+  const container = copyOf(join(tempDir('container'), 'testbed'));
+  const reportFile = join(tempDir('report'), 'report');
+  const sandbox = LocalSandbox.at(container);
+  const command = nodeTest.command({
+    testFiles: ['test/cwd.test.js'],
+    only: ['test/cwd.test.js'],
+    args: [],
+    reportFile,
+    timeoutMs: 30_000,
+    tools: sandbox.tools,
+    version: await installedVersion(sandbox, nodeTest),
+  });
+  await execa('bash', ['-c', runLine(command, container, 30)], { reject: false });
+  const grader = tempDir('grader');
+  for (const [name, text] of Object.entries(graderFiles([nodeTest]))) {
+    mkdirSync(dirname(join(grader, name)), { recursive: true });
+    writeFileSync(join(grader, name), text);
+  }
+  writeFileSync(join(grader, 'tests.json'), JSON.stringify({ FAIL_TO_PASS: ids.slice(0, 1), PASS_TO_PASS: ids.slice(1) }));
+  await execa('node', [
+    join(grader, 'grade.mjs'),
+    join(grader, 'tests.json'),
+    join(grader, 'reward.txt'),
+    container,
+    `=${reportForm(nodeTest)}=${reportFile}`,
+  ]);
+  expect(readFileSync(join(grader, 'reward.txt'), 'utf8').trim()).toBe('1');
+}, 60_000);

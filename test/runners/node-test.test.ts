@@ -64,6 +64,25 @@ describe('node:test adapter, beyond the shared contract', () => {
     expect(JSON.stringify(run.kind === 'results' && run.results[0]!.failure?.message)).not.toContain(repo);
   });
 
+  it('names a test after the folder it runs in the same in every copy of the repository, wherever the copy lies', async () => {
+    const test = (copy: string) => {
+      mkdirSync(join(copy, 'test'), { recursive: true });
+      writeFileSync(
+        join(copy, 'test', 'cwd.test.js'),
+        "const test = require('node:test');\nconst { join } = require('node:path');\n" +
+          'for (const dir of [process.cwd(), join(process.cwd(), "lib")]) test(`resolves ${dir}`, () => {});\n',
+      );
+      return copy;
+    };
+    const idsIn = async (copy: string) => {
+      const run = await runTests(LocalSandbox.at(copy), nodeTest, { testFiles: ['test/cwd.test.js'], args: [], timeoutMs: 10_000 });
+      return run.kind === 'results' ? run.results.map((result) => result.id) : run.kind;
+    };
+    const ids = await idsIn(test(tempDir('root-a')));
+    expect(ids).toEqual(['test/cwd.test.js::resolves .', 'test/cwd.test.js::resolves lib']);
+    expect(await idsIn(test(join(tempDir('root-b'), 'deeper', 'copy')))).toEqual(ids);
+  });
+
   it('runs a lone file without the runner process above it, and under it where that run ends without telling everything', async () => {
     const repo = tempDir('direct');
     mkdirSync(join(repo, 'test'));

@@ -3,10 +3,12 @@
 // passed, else 0. Plain JavaScript: the container has Node.js, not swesynth. A report is in one of
 // the forms runner adapters declare (`reportFormat`): swesynth's JSON lines, jest's JSON, or
 // `module:<file>`, read by the adapter's own reading of it, compiled into readers/ beside this file.
-// Test ids are made as swesynth makes them: file (repository-relative) :: describe path, repeats numbered.
+// Test ids are made as swesynth makes them, by its own naming (readers/test-ids.js): file
+// (repository-relative) :: describe path, repeats numbered, the repository's root taken out of titles.
 // Usage: node grade.mjs <tests.json> <reward file> <repository root> <suite folder>=<report form>=<report file>...
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { testId, withoutRootPath } from './readers/test-ids.js';
 
 /** Each test of a JSON-lines report as [file, title path, passed]; null when the runner did not finish it. */
 function jsonLines(text) {
@@ -65,10 +67,10 @@ for (const suite of suites) {
   for (const [absolute, titlePath, passed] of tests) {
     const file = absolute === null ? '' : relative(root, absolute);
     const inRepository = folder === '' || file === '' ? file : join(folder, file);
-    const id = `${inRepository}::${titlePath.join(' > ')}`;
+    const id = testId(inRepository, titlePath);
     const count = (seen.get(id) ?? 0) + 1;
     seen.set(id, count);
-    if (passed) passing.add(count === 1 ? id : `${id} #${count}`);
+    if (passed) passing.add(withoutRootPath(count === 1 ? id : `${id} #${count}`, repositoryRoot));
   }
 }
 const failing = [...FAIL_TO_PASS, ...PASS_TO_PASS].filter((id) => !passing.has(id));

@@ -58,8 +58,9 @@ export const reportForm = (adapter: RunnerAdapter): string => {
 const compiledName = (module: string) => module.replace(/\.ts$/, '.js');
 
 /**
- * A task's grader as its tests/ folder holds it: grade.mjs and, in readers/, the compiled report
- * readings its runners need, each with the sibling modules it imports, as ES modules.
+ * A task's grader as its tests/ folder holds it: grade.mjs and, in readers/, swesynth's naming of
+ * tests and the compiled report readings its runners need, each with the sibling modules it
+ * imports, as ES modules.
  */
 export function graderFiles(adapters: RunnerAdapter[]): Record<string, string> {
   const files: Record<string, string> = { 'grade.mjs': readFileSync(GRADER, 'utf8') };
@@ -71,8 +72,9 @@ export function graderFiles(adapters: RunnerAdapter[]): Record<string, string> {
     files[`readers/${name}`] = text;
     for (const [, sibling] of text.matchAll(/^(?:import|export)\b[^'"]*['"]\.\/([\w.-]+\.js)['"]/gm)) add(sibling!);
   };
+  add('test-ids.js');
   for (const { reportFormat } of adapters) if (typeof reportFormat === 'object') add(compiledName(reportFormat.module));
-  if (Object.keys(files).length > 1) files['readers/package.json'] = '{ "type": "module" }\n';
+  files['readers/package.json'] = '{ "type": "module" }\n';
   return files;
 }
 
