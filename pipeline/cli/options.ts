@@ -261,7 +261,7 @@ export const OPTIONS = {
     config: true,
     shapes: 'setup',
     description:
-      'a test that takes longer at the first baseline run is set aside: left out of every later run, where its runner can leave one test out (0: none)',
+      'the baseline ends a test at this limit; one that takes longer at the first baseline run is set aside: left out of every later run, where its runner can leave one test out (0: no limit)',
   }),
   scheduler: option({
     type: z.enum(['in-process', 'bullmq']),

@@ -1,5 +1,5 @@
 import { readReport } from './ava-report.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, testTimeoutOf } from './types.js';
 import { avaDetection } from './ava-detection.js';
 
 /**
@@ -40,7 +40,8 @@ export const ava: RunnerAdapter = {
   package: 'ava',
   isolatesFiles: true,
   skipsTests: true,
-  command({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools }) {
+  command(request) {
+    const { testFiles, only, args, skip = [], reportFile, tools } = request;
     return {
       // node runs the repository's own ava, with the preload in its main process.
       file: tools.node,
@@ -52,7 +53,7 @@ export const ava: RunnerAdapter = {
         // The repository's config may ask to stop at the first failure, leaving tests unreported.
         '--no-fail-fast',
         // ava's timeout is for inactivity: no test finishing within it ends the run.
-        `--timeout=${Math.floor(timeoutMs * 0.8)}`,
+        `--timeout=${testTimeoutOf(request)}`,
         // ava runs the tests whose title no `!` pattern matches (its titles have no describe path).
         ...[...new Set(skip.map((test) => test.titlePath.join(' ')))].map((title) => `--match=!${title}`),
         ...args,

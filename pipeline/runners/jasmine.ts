@@ -1,7 +1,7 @@
 import { EXPECT_MATCHERS } from './expect-matchers.js';
 import { jasmineDetection } from './jasmine-detection.js';
 import { parseJsonLines } from './json-lines.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, testTimeoutOf } from './types.js';
 
 /**
  * Jasmine 3 to 5, with the repository's own config (spec/support/jasmine.json), through
@@ -16,7 +16,8 @@ export const jasmine: RunnerAdapter = {
   vocabulary: { modules: [], testFunctions: ['it'], assertions: [], expectations: ['expect'], nodeAssert: EXPECT_MATCHERS },
   package: 'jasmine',
   isolatesFiles: false,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  command(request) {
+    const { testFiles, only, args, reportFile, tools } = request;
     return {
       // node runs the repository's own jasmine, with the preload in its process.
       file: tools.node,
@@ -29,7 +30,7 @@ export const jasmine: RunnerAdapter = {
         ...(only ?? testFiles),
       ],
       // A spec's own timeout fires before the process is killed, so an async hang is reported as such.
-      env: { SWESYNTH_JASMINE_REPORT: reportFile, SWESYNTH_JASMINE_TIMEOUT: String(Math.floor(timeoutMs * 0.8)) },
+      env: { SWESYNTH_JASMINE_REPORT: reportFile, SWESYNTH_JASMINE_TIMEOUT: String(testTimeoutOf(request)) },
     };
   },
   parse: parseJsonLines,

@@ -1,6 +1,6 @@
 import { EXPECT_MATCHERS, MOCK_HELPERS, MOCK_MATCHERS } from './expect-matchers.js';
 import { parseJestJson } from './jest-json.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, testTimeoutOf } from './types.js';
 import { allBut, fullNames } from './skip.js';
 import { jestDetection } from './jest-detection.js';
 import { majorOf } from './version.js';
@@ -27,7 +27,8 @@ export const jest: RunnerAdapter = {
   findsTestFiles: true,
   warmServer: 'jest-warm.cjs',
   warmCoverage: true,
-  command({ only, args, skip = [], reportFile, timeoutMs, version }) {
+  command(request) {
+    const { only, args, skip = [], reportFile, version } = request;
     return {
       file: 'node_modules/.bin/jest',
       args: [
@@ -42,7 +43,7 @@ export const jest: RunnerAdapter = {
         // The repository's config may ask to bail out, which would leave tests unreported.
         '--no-bail',
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.
-        ...(supportsTestTimeout(majorOf(version)) ? [`--testTimeout=${Math.floor(timeoutMs * 0.8)}`] : []),
+        ...(supportsTestTimeout(majorOf(version)) ? [`--testTimeout=${testTimeoutOf(request)}`] : []),
         // Jest waits for handles a test left open (a timer, a socket) before it exits; the report is written by then.
         '--forceExit',
         // Jest runs the tests whose full name (describe titles and title, joined by spaces) matches.

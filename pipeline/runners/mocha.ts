@@ -1,6 +1,6 @@
 import { CHAI_ASSERTIONS, CHAI_CHAIN_WORDS } from './expect-matchers.js';
 import { parseJsonLines } from './json-lines.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, testTimeoutOf } from './types.js';
 import { exactly, fullNames } from './skip.js';
 import { majorOf } from './version.js';
 import { mochaDetection } from './mocha-detection.js';
@@ -33,7 +33,8 @@ export const mocha: RunnerAdapter = {
   // Mocha 3 and 5 have no command line to call in-process.
   warmsVersion: (version) => (majorOf(version) ?? 0) >= 6,
   skipsTests: true,
-  command({ testFiles, only, args, skip = [], reportFile, timeoutMs, bail, tools, version }) {
+  command(request) {
+    const { testFiles, only, args, skip = [], reportFile, bail, tools, version } = request;
     const major = majorOf(version) ?? Infinity;
     return {
       file: 'node_modules/.bin/mocha',
@@ -42,7 +43,7 @@ export const mocha: RunnerAdapter = {
         tools.runnerFile('mocha-reporter.cjs'),
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.
         '--timeout',
-        String(Math.floor(timeoutMs * 0.8)),
+        String(testTimeoutOf(request)),
         // Ends the process when the run is over: a handle left open (a timer) must not turn it into a hang.
         // Mocha 3 does so by itself, and knows no --exit.
         ...(major >= 4 ? ['--exit'] : []),

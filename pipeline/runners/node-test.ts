@@ -1,5 +1,5 @@
 import { parseJsonLines } from './json-lines.js';
-import type { NamedTest, RunnerAdapter, RunnerRequest } from './types.js';
+import { type NamedTest, type RunnerAdapter, type RunnerRequest, runLimitOf } from './types.js';
 import { allBut, exactly, fullNames } from './skip.js';
 import { nodeTestDetection } from './node-test-detection.js';
 import { majorOf } from './version.js';
@@ -18,13 +18,14 @@ function skipping(skip: NamedTest[], major: number, minor: number): string[] {
 }
 
 /** The reporter, limits, skips, the profile's arguments and the files: for a run under `--test` and a file run alone. */
-function runArgs({ testFiles, only, args, skip = [], reportFile, timeoutMs, tools }: RunnerRequest): string[] {
+function runArgs(request: RunnerRequest): string[] {
+  const { testFiles, only, args, skip = [], reportFile, tools } = request;
   const [major = Infinity, minor = Infinity] = tools.nodeVersion === null ? [] : tools.nodeVersion.replace(/^v/, '').split('.').map(Number);
   return [
     `--test-reporter=${tools.runnerFile('node-test-reporter.mjs')}`,
     `--test-reporter-destination=${reportFile}`,
-    // A test's own timeout fires before the process is killed, so an async hang is reported as such.
-    ...(major > 20 || (major === 20 && minor >= 11) ? [`--test-timeout=${Math.floor(timeoutMs * 0.8)}`] : []),
+    // The limit covers each file as a whole too (a file is a test of the run): one test's would cut long files short.
+    ...(major > 20 || (major === 20 && minor >= 11) ? [`--test-timeout=${runLimitOf(request)}`] : []),
     ...(skip.length > 0 ? skipping(skip, major, minor) : []),
     ...args,
     // Node 20's runner does not expand globs (Node 22's does): it is given the files, after the

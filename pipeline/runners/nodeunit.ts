@@ -1,6 +1,6 @@
 import { parseJsonLines } from './json-lines.js';
 import { nodeunitDetection } from './nodeunit-detection.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, testTimeoutOf } from './types.js';
 
 /**
  * nodeunit 0.9 to 0.11, through swesynth's reporter (nodeunit-reporter.cjs), which nodeunit's
@@ -34,11 +34,12 @@ export const nodeunit: RunnerAdapter = {
   },
   package: 'nodeunit',
   isolatesFiles: false,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  command(request) {
+    const { testFiles, only, args, reportFile, tools } = request;
     return {
       file: 'node_modules/.bin/nodeunit',
       args: [...args, '--reporter', tools.runnerFile('nodeunit-reporter.cjs'), ...(only ?? testFiles)],
-      env: { SWESYNTH_NODEUNIT_REPORT: reportFile, SWESYNTH_NODEUNIT_TIMEOUT: String(Math.floor(timeoutMs * 0.8)) },
+      env: { SWESYNTH_NODEUNIT_REPORT: reportFile, SWESYNTH_NODEUNIT_TIMEOUT: String(testTimeoutOf(request)) },
     };
   },
   parse: parseJsonLines,

@@ -1,6 +1,6 @@
 import { parseJsonLines } from './json-lines.js';
 import { scriptDetection } from './script-detection.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, runLimitOf } from './types.js';
 
 /**
  * Test files that are plain scripts (`node test/index.js`): each file is one test, run as its own
@@ -14,14 +14,15 @@ export const script: RunnerAdapter = {
   detection: scriptDetection,
   vocabulary: { modules: [], testFunctions: [], assertions: [], expectations: [] },
   isolatesFiles: true,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  command(request) {
+    const { testFiles, only, args, reportFile, tools } = request;
     return {
       file: tools.node,
       args: [tools.runnerFile('script-runner.mjs'), ...(only ?? testFiles)],
       env: {
         SWESYNTH_SCRIPT_REPORT: reportFile,
         // The files share the time, with room to write the report before the run is killed.
-        SWESYNTH_SCRIPT_TIMEOUT_MS: String(Math.floor(timeoutMs * 0.8)),
+        SWESYNTH_SCRIPT_TIMEOUT_MS: String(runLimitOf(request)),
         SWESYNTH_SCRIPT_NODE_ARGS: JSON.stringify(args),
       },
     };

@@ -1,5 +1,5 @@
 import { readReport } from './tap-report.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, runLimitOf } from './types.js';
 import { majorOf } from './version.js';
 import { tapDetection } from './tap-detection.js';
 
@@ -37,7 +37,8 @@ export const tap: RunnerAdapter = {
   },
   package: 'tap',
   isolatesFiles: true,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
+  command(request) {
+    const { testFiles, only, args, reportFile, tools, version } = request;
     const major = majorOf(version) ?? Infinity;
     return {
       file: 'node_modules/.bin/tap',
@@ -48,8 +49,8 @@ export const tap: RunnerAdapter = {
         '--no-color',
         // The repository's config may ask to bail out, which would leave tests unreported.
         '--no-bail',
-        // tap's timeout is per file, in whole seconds; it fires before the process is killed.
-        `--timeout=${Math.max(1, Math.floor((timeoutMs * 0.8) / 1000))}`,
+        // tap's timeout is per file, in whole seconds: the run's, not one test's.
+        `--timeout=${Math.max(1, Math.floor(runLimitOf(request) / 1000))}`,
         // tap 1 to 4 pass no arguments to node; there an uncaught error fails the file without its own report.
         ...(major >= 5 ? [`--node-arg=--import=${tools.runnerFile('tap-uncaught.mjs')}`] : []),
         ...args,

@@ -1,5 +1,5 @@
 import { readReport } from './tape-report.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, testTimeoutOf } from './types.js';
 import { tapeDetection } from './tape-detection.js';
 import { majorOf } from './version.js';
 
@@ -69,14 +69,15 @@ export const tape: RunnerAdapter = {
   },
   package: 'tape',
   isolatesFiles: false,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools, version }) {
+  command(request) {
+    const { testFiles, only, args, reportFile, tools, version } = request;
     const files = [...args, ...(only ?? testFiles)];
     // tape 2 and 3's bins have no -r, and load their files in several ticks: swesynth's runner loads them instead.
     const binLoads = (majorOf(version) ?? Infinity) >= 4;
     return {
       file: binLoads ? 'node_modules/.bin/tape' : tools.node,
       args: binLoads ? ['-r', tools.runnerFile('tape-preload.cjs'), ...files] : [tools.runnerFile('tape-runner.cjs'), ...files],
-      env: { SWESYNTH_TAPE_TIMEOUT_MS: String(Math.floor(timeoutMs * 0.8)) },
+      env: { SWESYNTH_TAPE_TIMEOUT_MS: String(testTimeoutOf(request)) },
       stdoutFile: reportFile,
     };
   },

@@ -45,7 +45,13 @@ export interface RunnerRequest {
   skip?: NamedTest[];
   /** Where the runner's machine-readable report goes (absolute, inside the sandbox). */
   reportFile: string;
+  /** The whole run's limit: the sandbox kills the runner's process after it. */
   timeoutMs: number;
+  /**
+   * How long one test may run before its runner ends it as timed out (testTimeoutOf); a runner
+   * whose timeout ends a whole file or run is given the run's limit (runLimitOf) instead.
+   */
+  testTimeoutMs?: number;
   /**
    * Stop at the first test that does not pass: a kill screen asks only whether one fails. An
    * adapter whose runner cannot stop there runs every test.
@@ -58,6 +64,16 @@ export interface RunnerRequest {
    */
   version: string | null;
 }
+
+/**
+ * The limit a runner is given for a run: 80% of the whole run's, so that the runner's own timeout
+ * fires before the process is killed and an async hang is reported as that test's (or file's).
+ */
+export const runLimitOf = ({ timeoutMs }: Pick<RunnerRequest, 'timeoutMs'>): number => Math.floor(timeoutMs * 0.8);
+
+/** One test's limit, for a runner whose timeout ends one test: the request's, within the run's. */
+export const testTimeoutOf = (request: Pick<RunnerRequest, 'timeoutMs' | 'testTimeoutMs'>): number =>
+  Math.min(request.testTimeoutMs ?? Infinity, runLimitOf(request));
 
 /** A test by its file (relative to where the runner starts) and its describe path and title. */
 export interface NamedTest {

@@ -1,5 +1,5 @@
 import { parseJsonLines } from './json-lines.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, testTimeoutOf } from './types.js';
 import { uvuDetection } from './uvu-detection.js';
 
 /**
@@ -35,7 +35,8 @@ export const uvu: RunnerAdapter = {
   },
   package: 'uvu',
   isolatesFiles: false,
-  command({ testFiles, only, args, reportFile, timeoutMs, tools }) {
+  command(request) {
+    const { testFiles, only, args, reportFile, tools } = request;
     // Modules uvu's -r loads are node's preloads too, as loaders such as esm hook the process only from there.
     const preloads = args.flatMap((arg, i) => (['-r', '--require'].includes(args[i - 1] ?? '') ? ['--require', arg] : []));
     return {
@@ -49,7 +50,7 @@ export const uvu: RunnerAdapter = {
         ...args,
         ...(only ?? testFiles),
       ],
-      env: { SWESYNTH_UVU_REPORT: reportFile, SWESYNTH_UVU_TIMEOUT: String(Math.floor(timeoutMs * 0.8)) },
+      env: { SWESYNTH_UVU_REPORT: reportFile, SWESYNTH_UVU_TIMEOUT: String(testTimeoutOf(request)) },
     };
   },
   parse: parseJsonLines,

@@ -1,6 +1,6 @@
 import { CHAI_ASSERTIONS, CHAI_CHAIN_WORDS, EXPECT_MATCHERS, MOCK_HELPERS, MOCK_MATCHERS } from './expect-matchers.js';
 import { parseJestJson } from './jest-json.js';
-import type { RunnerAdapter } from './types.js';
+import { type RunnerAdapter, testTimeoutOf } from './types.js';
 import { allBut, fullNames } from './skip.js';
 import { vitestDetection } from './vitest-detection.js';
 import { isAtLeast, majorOf } from './version.js';
@@ -37,9 +37,10 @@ export const vitest: RunnerAdapter = {
   skipsTests: true,
   findsTestFiles: true,
   warmServer: 'vitest-warm.mjs',
-  command({ only, args, skip = [], reportFile, timeoutMs, tools, version }) {
+  command(request) {
+    const { only, args, skip = [], reportFile, tools, version } = request;
     // Tests' and hooks' own timeouts fire before the process is killed, so an async hang is reported as such.
-    const timeout = Math.floor(timeoutMs * 0.8);
+    const timeout = testTimeoutOf(request);
     const major = majorOf(version);
     return {
       file: 'node_modules/.bin/vitest',

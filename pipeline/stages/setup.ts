@@ -47,13 +47,14 @@ function commonFailures(results: TestResult[]): string {
 }
 
 /**
- * The tests of a baseline run that took `slowTestMs` or longer and whose runner can leave one test
- * out: each would make every candidate's run that long. Slow tests of other runners stay, with a
+ * The tests of a baseline run that took `slowTestMs` or longer, or timed out, and whose runner can
+ * leave one test out: each would make every candidate's run that long. Slow tests of other runners stay, with a
  * warning, and so do all of them when they are half the suite or more.
  */
 function slowTests(results: TestResult[], suites: Suite[], slowTestMs: number, log: StageContext['log']): Environment['setAside'] {
   const ran = results.filter((test) => test.status !== 'skip');
-  const slow = ran.filter((test) => test.durationMs >= slowTestMs);
+  // A test its runner ended at the limit (or one that timed out sooner, a hang on the repository's own limit) is one too.
+  const slow = ran.filter((test) => test.status === 'timeout' || test.durationMs >= slowTestMs);
   // A suite of slow tests is what the repository has: tasks from it are slow, not impossible.
   const few = 2 * slow.length < ran.length;
   const skippable = few ? slow.filter((test) => suiteOfFile(suites, test.file)?.adapter.skipsTests) : [];
@@ -202,7 +203,9 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
   const runOnce = async (i: number, skip: NamedTest[]) => {
     log.info(`setup: baseline run ${i} of ${options.baselineRuns} (${listed.length} test files listed)`);
     const sandbox = await place.open();
-    const run = await runSuites(sandbox, suites, { testFiles: listed, skip, timeoutMs: BASELINE_TIMEOUT_MS }).finally(() =>
+    // A test that runs past the slow-test limit is set aside: ended there, a hanging one costs that long, not the whole run's limit.
+    const testTimeoutMs = options.slowTestMs > 0 ? options.slowTestMs : undefined;
+    const run = await runSuites(sandbox, suites, { testFiles: listed, skip, timeoutMs: BASELINE_TIMEOUT_MS, testTimeoutMs }).finally(() =>
       place.close(sandbox),
     );
     if (run.kind === 'timeout')

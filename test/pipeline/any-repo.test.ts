@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RepoProfile, slugOf } from '../../pipeline/repo/profile.js';
@@ -219,6 +219,65 @@ describe('a suite with a slow test', () => {
     const manifest = JSON.parse(readFileSync(join(exported.path!, 'manifest.json'), 'utf8')) as { repos: Array<{ setAside: unknown }> };
     expect(manifest.repos[0]!.setAside).toEqual([{ file: 'test/wrap.test.js', titlePath: ['wrap', 'stays fast on long texts'] }]);
   });
+});
+
+describe('a suite with a test that hangs on this machine', () => {
+  it('ends it at the slow-test limit, not the whole run’s, and sets it aside', async () => {
+    const root = tempDir('hanging');
+    const repo = join(root, 'repo');
+    cpSync(join(FIXTURES, 'slow-test', 'src'), join(repo, 'src'), { recursive: true });
+    mkdirSync(join(repo, 'test'));
+    // mocha as the mocha-10 fixture pins it, installed from npm's cache.
+    const manifest = JSON.parse(readFileSync(join(FIXTURES, 'mocha-10', 'package.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ ...manifest, type: 'module', scripts: { test: 'mocha' } }));
+    cpSync(join(FIXTURES, 'mocha-10', 'package-lock.json'), join(repo, 'package-lock.json'));
+    writeFileSync(
+      join(repo, 'test', 'wrap.test.js'),
+      "import assert from 'node:assert/strict';\nimport { squeeze, wrap } from '../src/index.js';\n\n" +
+        "describe('wrap', () => {\n  it('breaks between words', () => assert.equal(wrap('the quick brown fox', 10), 'the quick\\nbrown fox'));\n" +
+        "  it('keeps a short text on one line', () => assert.equal(wrap('fox', 10), 'fox'));\n" +
+        '  // Like a test waiting for a server that never answers here: a timer keeps it alive.\n' +
+        "  it('waits for a reply that never comes', () => new Promise(() => setInterval(() => {}, 1000)));\n});\n\n" +
+        "describe('squeeze', () => {\n  it('makes runs of spaces one', () => assert.equal(squeeze('a   b  c'), 'a b c'));\n" +
+        "  it('trims the ends', () => assert.equal(squeeze('  a '), 'a'));\n});\n",
+    );
+    const profile = join(root, 'hanging.json');
+    writeFileSync(
+      profile,
+      JSON.stringify({
+        name: 'acme/hanging',
+        url: './repo',
+        commit: null,
+        install: 'npm ci --prefer-offline --no-audit --no-fund',
+        build: null,
+        runner: 'mocha',
+        source: { include: ['src/**/*.js'], exclude: [] },
+        tests: ['test/**/*.test.js'],
+      }),
+    );
+    const run = await swesynth([
+      'run',
+      profile,
+      '--run-dir',
+      join(root, 'run'),
+      '--out',
+      join(root, 'out'),
+      '--slow-test',
+      '1.5',
+      '--baseline-runs',
+      '2',
+      '--max-candidates',
+      '4',
+      '--json',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const hanging = 'test/wrap.test.js::wrap > waits for a reply that never comes';
+    expect(run.stderr).toMatch(new RegExp(`setting aside 1 test slower than 1.5 s, left out of every later run: ${hanging} \\(`));
+    const setup = (JSON.parse(run.stdout) as { stages: Array<{ stage: string; setAside?: number; stable?: number }> }).stages.find(
+      (stage) => stage.stage === 'setup',
+    )!;
+    expect(setup).toMatchObject({ setAside: 1, stable: 4 });
+  }, 120_000);
 });
 
 describe('a small suite', () => {
