@@ -13,13 +13,14 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const OUTPUT_TAIL = 4000;
+const ERROR_HEAD = 2000;
 const reportFile = process.env.SWESYNTH_SCRIPT_REPORT;
 const budgetMs = Number(process.env.SWESYNTH_SCRIPT_TIMEOUT_MS) || 60_000;
 const nodeArgs = JSON.parse(process.env.SWESYNTH_SCRIPT_NODE_ARGS || '[]');
 const errorPreload = fileURLToPath(new URL('script-error.cjs', import.meta.url));
 if (!reportFile) throw new Error('the swesynth script runner writes to the file named by SWESYNTH_SCRIPT_REPORT, which is not set');
 
-/** Runs one file; resolves with how it ended, its output's tail, and the error that ended it if any. */
+/** Runs one file; resolves with how it ended, its output's tail, its standard error's start, and the error that ended it if any. */
 function runFile(file, timeoutMs) {
   const errorFile = join(tmpdir(), `swesynth-script-error-${process.pid}-${Date.now()}.json`);
   const started = performance.now();
@@ -30,11 +31,15 @@ function runFile(file, timeoutMs) {
     detached: true,
   });
   let output = '';
+  let errorOutput = '';
   const keep = (chunk) => {
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL);
   };
   child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stderr.on('data', (chunk) => {
+    keep(chunk);
+    if (errorOutput.length < ERROR_HEAD) errorOutput = (errorOutput + chunk.toString('utf8')).slice(0, ERROR_HEAD);
+  });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -55,23 +60,27 @@ function runFile(file, timeoutMs) {
         error = undefined;
       }
       if (existsSync(errorFile)) unlinkSync(errorFile);
-      done({ code, signal, timedOut, output, error, durationMs: performance.now() - started });
+      done({ code, signal, timedOut, output, errorOutput, error, durationMs: performance.now() - started });
     });
   });
 }
 
-function resultOf(file, { code, signal, timedOut, output, error, durationMs }, timeoutMs) {
+// The messages leave the file's name out: the test's id names it, and a problem statement quoting
+// the message must not give the test away.
+function resultOf(file, { code, signal, timedOut, output, errorOutput, error, durationMs }, timeoutMs) {
   const base = { file: resolve(file), titlePath: [basename(file)], durationMs };
   if (timedOut)
     return {
       ...base,
       status: 'timeout',
-      failure: { message: `${file} did not finish within ${Math.round(timeoutMs)} ms\n${output}`.trim() },
+      failure: { message: `did not finish within ${Math.round(timeoutMs)} ms\n${output}`.trim() },
     };
   if (code === 0) return { ...base, status: 'pass' };
-  const exit = signal ? `${file} was ended by ${signal}` : `${file} exited with code ${code}`;
-  // The error that ended the process says what failed; otherwise its output's end does.
-  const failure = error || { message: `${exit}\n${output}`.trim() };
+  const exit = signal ? `was ended by ${signal}` : `exited with code ${code}`;
+  // The error that ended the process says what failed; otherwise what it wrote to standard error
+  // first (a script reporting its failure before exiting), or its output's end.
+  const reported = errorOutput.trim();
+  const failure = error || { message: reported ? `${reported}\n(${exit})` : `${exit}\n${output}`.trim() };
   return { ...base, status: 'fail', failure };
 }
 

@@ -175,6 +175,8 @@ const textOf = (repro: Repro, node: Node): string => repro.source.text.slice(nod
 const NAME_TITLE = /^[A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*(?:\(\))?$/;
 /** A test's own title names a function only when it reads as code: `merge()`, `utils.merge`, `parseInt`; `adds` is a verb. */
 const CODE_TITLE = /[.#(]|[a-z][A-Z]|_/;
+/** A title that is a file's name (`tests.js`, a script's only test) names the test, not a function. */
+const FILE_TITLE = /\.[cm]?[jt]sx?$/;
 
 /**
  * What the failing statement is about, from the repro; without a call or a checked value there,
@@ -184,7 +186,9 @@ const CODE_TITLE = /[.#(]|[a-z][A-Z]|_/;
 export function subjectOf(repro: Repro | null, titlePath: readonly string[] = []): Subject {
   const found = subjectInRepro(repro);
   if (found.call || found.checked) return found;
-  const names = titlePath.filter((title, at) => NAME_TITLE.test(title) && (at < titlePath.length - 1 || CODE_TITLE.test(title)));
+  const names = titlePath.filter(
+    (title, at) => NAME_TITLE.test(title) && !FILE_TITLE.test(title) && (at < titlePath.length - 1 || CODE_TITLE.test(title)),
+  );
   const named = names.at(-1);
   return named ? { ...found, call: { shown: named.replace(/\(\)$/, ''), name: named.replace(/\(\)$/, '') } } : found;
 }

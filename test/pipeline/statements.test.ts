@@ -166,6 +166,9 @@ describe('the failure a statement is written from', () => {
     expect(bodyOf(statement)).not.toContain('```js');
     const untitled = { ...crashed, titlePath: ['with limits', 'are kept'] };
     expect(write(input([untitled]))).toMatchObject({ title: '`mathlib` throws Error: Cannot find module' });
+    // A script's one test is titled with its file's name: no function, and no statement that names the test.
+    const script = { ...crashed, titlePath: ['tests.js'] };
+    expect(write(input([script]))).toMatchObject({ title: '`mathlib` throws Error: Cannot find module' });
   });
 
   it("reads expect's missing exception and rejection as such, whatever values the runner printed", () => {
