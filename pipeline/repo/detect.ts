@@ -531,6 +531,11 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
     });
 }
 
+/** Whether the test files are a build's output: no file in the checkout matches, their TypeScript sources do (`test/*Tests.js` of `test/*Tests.ts`). */
+function testsAreBuilt(facts: RepoFacts, tests: string[]): boolean {
+  return facts.glob(tests).length === 0 && facts.glob(tests.map((glob) => glob.replace(/\.([cm]?)js$/, '.$1ts'))).length > 0;
+}
+
 /** Runner or bundler configs that can point a package's name at its sources (an alias, a module name mapper). */
 const ALIASING_CONFIGS = /^(jest|vitest|vite)\.config\.[cm]?[jt]s$|^vitest\.workspace\.[cm]?[jt]s$/;
 
@@ -787,17 +792,20 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   let buildRuns = buildSteps;
   if (build)
     reasons.push(`build: ${build} (run before the tests: ${[...new Set(buildSteps.map((step) => `"${step.script}"`))].join(', ')})`);
-  // No build before the tests, but they load built output: what the install's `prepare` writes, else
-  // what the `build` script writes (the contributor runs it first, as the repository's CI does).
+  // No build before the tests, but they load built output, or are built output themselves (compiled
+  // from TypeScript beside them): what the install's `prepare` writes, else what the `build` (or
+  // `compile`) script writes (the contributor runs it first, as the repository's CI does).
+  const loadsBuilt = testsLoadBuiltFiles(facts, tests) || testsAreBuilt(facts, tests);
   for (const [name, why] of [
     ['prepare', 'the "prepare" script, which the install runs: the tests load files it writes'],
     ['build', 'the "build" script: the tests load files it writes, which nothing else before them does'],
+    ['compile', 'the "compile" script: the tests load files it writes, which nothing else before them does'],
   ] as const) {
     if (build) break;
     const scriptSteps = expandScript(context, name, {}, 'pretest', [], new Set())
       .map(unwrapTool)
       .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? '') && !writesNoJavaScript(step, facts));
-    if (scriptSteps.length === 0 || !testsLoadBuiltFiles(facts, tests)) continue;
+    if (scriptSteps.length === 0 || !loadsBuilt) continue;
     build = underPackageManager(scriptSteps, scripts, install);
     buildRuns = scriptSteps;
     reasons.push(`build: ${build} (${why})`);

@@ -65,6 +65,20 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: vitest }, typeScript))).toMatchObject({ build: null, buildBeforeTests: false });
   });
 
+  it('takes the compile script as the build when the test files themselves are its output, compiled from TypeScript beside them', () => {
+    const files = { 'index.ts': 'export const a = 1;\n', 'test/utilTests.ts': "import { a } from '../index';\n" };
+    const scripts = { test: 'mocha test/*Tests.js', compile: 'tsc -p .' };
+    expect(detectProfile(repo({ scripts, devDependencies: { mocha: '5' } }, files))).toMatchObject({
+      tests: ['test/*Tests.js'],
+      build: 'tsc -p .',
+      buildBeforeTests: true,
+    });
+    // Test files in the checkout run as they are.
+    expect(detectProfile(repo({ scripts, devDependencies: { mocha: '5' } }, { ...files, 'test/utilTests.js': '' }))).toMatchObject({
+      build: null,
+    });
+  });
+
   it("takes the build script as the build when the tests load the repository's own package, whose main the build writes", () => {
     const files = { 'index.js': 'module.exports = parse;\n', 'test/index.test.js': "const parse = require('..');\n" };
     const manifest = { name: 'style-parser', main: './cjs/index.js', scripts: { test: 'jest', build: 'rollup -c' } };
