@@ -77,6 +77,7 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
         file: sandbox.tools.node,
         args: [sandbox.tools.runnerFile(adapter.warmServer)],
         env: request.env,
+        ownNetwork: true,
         ...(cwd ? { cwd } : {}),
       };
       const exec = await sandbox.serve(server, { args: command.args, env: command.env }, { timeoutMs: request.timeoutMs });
@@ -96,7 +97,7 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
       // The runner stops a hanging file at 0.8 of the limit, and so does the clock a direct run gets: one that
       // hangs there has the runner's verdict, a timeout, without being run again under the runner.
       const exec = await sandbox.exec(
-        { ...inFolder(direct, cwd, installed?.folder ?? cwd), env: { ...direct.env, ...request.env } },
+        { ...inFolder(direct, cwd, installed?.folder ?? cwd), env: { ...direct.env, ...request.env }, ownNetwork: true },
         {
           timeoutMs: Math.floor(request.timeoutMs * 0.8),
         },
@@ -109,7 +110,7 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
       sandbox,
       adapter,
       reportName,
-      await sandbox.exec({ ...command, env }, { timeoutMs: request.timeoutMs }),
+      await sandbox.exec({ ...command, env, ownNetwork: true }, { timeoutMs: request.timeoutMs }),
       cwd,
     );
     // The server is trusted in this sandbox if it agreed with the fresh process, and never asked again if not.

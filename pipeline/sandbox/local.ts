@@ -6,6 +6,7 @@ import { reporterPath } from '../common/paths.js';
 import { onInterrupt, unlessInterrupted } from './interrupt.js';
 import { withHeapLimit } from './memory.js';
 import type { NodeRuntime } from './node-runtime.js';
+import { OwnNetwork } from './own-network.js';
 import { TreeState } from './tree-state.js';
 import { type Command, type ExecResult, outputEnds, SANDBOX_ENV, type Sandbox, type Toolchain } from './types.js';
 
@@ -145,6 +146,8 @@ const LOCAL_TOOLS: Toolchain = { node: process.execPath, nodeVersion: process.ve
 export class LocalSandbox implements Sandbox {
   readonly tools: Toolchain;
   private readonly servers = new Map<string, WarmServer>();
+  /** Made at the first test run, for all of this sandbox's test runs. */
+  private network: Promise<OwnNetwork | null> | undefined;
 
   private constructor(
     readonly root: string,
@@ -207,7 +210,8 @@ export class LocalSandbox implements Sandbox {
     let server = this.servers.get(key);
     if (!server?.alive || server.runs >= SERVER_RUNS) {
       server?.close();
-      server = WarmServer.start(command, join(this.root, command.cwd ?? ''), this.envFor(command));
+      const [file, args] = await this.onNetwork(command, command.file, command.args);
+      server = WarmServer.start({ ...command, file, args }, join(this.root, command.cwd ?? ''), this.envFor(command));
       this.servers.set(key, server);
     }
     const result = await server.request(request, timeoutMs);
@@ -221,8 +225,7 @@ export class LocalSandbox implements Sandbox {
 
   private async execute(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
     const shell = typeof command === 'string';
-    const file = shell ? '/bin/sh' : command.file;
-    const args = shell ? ['-c', command] : command.args;
+    const [file, args] = await this.onNetwork(command, shell ? '/bin/sh' : command.file, shell ? ['-c', command] : command.args);
     const env = this.envFor(command);
     const watched = WATCHDOG
       ? ([WATCHDOG, ['-s', 'KILL', `${Math.ceil(timeoutMs / 1000) + 5}`, file, ...args]] as const)
@@ -259,6 +262,14 @@ export class LocalSandbox implements Sandbox {
     };
   }
 
+  /** The program and arguments that run a command, on the sandbox's own network when it asks for one and one can be had. */
+  private async onNetwork(command: Command | string, file: string, args: readonly string[]): Promise<[string, string[]]> {
+    if (typeof command === 'string' || !command.ownNetwork) return [file, [...args]];
+    this.network ??= OwnNetwork.open();
+    const network = await this.network;
+    return network ? network.wrap(file, args) : [file, [...args]];
+  }
+
   async writeFile(path: string, text: string): Promise<void> {
     await writeFile(join(this.root, path), text);
   }
@@ -274,6 +285,8 @@ export class LocalSandbox implements Sandbox {
   async dispose(): Promise<void> {
     for (const server of this.servers.values()) server.close();
     this.servers.clear();
+    (await this.network)?.close();
+    this.network = undefined;
     if (this.owned) await rm(this.root, { recursive: true, force: true });
   }
 }

@@ -16,6 +16,11 @@ export interface Command {
   env?: Record<string, string>;
   /** Write the process's standard output to this file (for runners that report on stdout). */
   stdoutFile?: string;
+  /**
+   * A test run: on a network of the sandbox's own, only its loopback, where the sandbox can give
+   * one (a container has one), so that tests listening on a fixed port can run side by side.
+   */
+  ownNetwork?: boolean;
 }
 
 /** Where a sandbox has the programs swesynth brings along: Node.js and swesynth's runner files. */

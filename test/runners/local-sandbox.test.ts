@@ -2,10 +2,40 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSy
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { nodeTest } from '../../pipeline/runners/node-test.js';
+import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { tempDir } from '../helpers.js';
 
 describe('local sandbox', () => {
+  it('runs the tests of two copies at once on networks of their own: a test server on a fixed port in each', async () => {
+    const workspace = tempDir('fixed-port');
+    mkdirSync(join(workspace, 'test'));
+    writeFileSync(
+      join(workspace, 'test', 'server.test.js'),
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst http = require('node:http');\n" +
+        "test('answers on its port', async () => {\n" +
+        "  const server = http.createServer((request, response) => response.end('hello'));\n" +
+        "  await new Promise((resolve, reject) => server.once('error', reject).listen(39217, 'localhost', resolve));\n" +
+        '  // Long enough for the other copy to listen meanwhile.\n' +
+        '  await new Promise((resolve) => setTimeout(resolve, 1500));\n' +
+        "  const body = await (await fetch('http://localhost:39217/')).text();\n" +
+        '  server.close();\n' +
+        "  assert.strictEqual(body, 'hello');\n});\n",
+    );
+    const copies = await Promise.all(['a', 'b'].map((name) => LocalSandbox.copyOf(workspace, join(tempDir('copies'), name))));
+    const runs = await Promise.all(
+      copies.map((copy) => runTests(copy, nodeTest, { testFiles: ['test/server.test.js'], args: [], timeoutMs: 30_000 })),
+    );
+    expect(
+      runs.map((run) => (run.kind === 'results' ? run.results.map((result) => [result.id, result.status, result.failure?.message]) : run)),
+    ).toEqual([
+      [['test/server.test.js::answers on its port', 'pass', undefined]],
+      [['test/server.test.js::answers on its port', 'pass', undefined]],
+    ]);
+    await Promise.all(copies.map((copy) => copy.dispose()));
+  });
+
   it('copies the workspace without .git and links node_modules instead of copying it', async () => {
     const workspace = tempDir('workspace');
     mkdirSync(join(workspace, 'node_modules', 'dep'), { recursive: true });
