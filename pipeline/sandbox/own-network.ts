@@ -33,6 +33,9 @@ export class OwnNetwork {
       holder.kill('SIGKILL');
       return null;
     }
+    // The holder never keeps swesynth running: when swesynth exits, its input closes and it ends.
+    holder.unref();
+    for (const stream of [holder.stdin, holder.stdout, holder.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
     const enter = ['nsenter', `--target=${holder.pid}`, '--net', ...(root ? [] : ['--user', '--preserve-credentials']), '--'];
     const network = new OwnNetwork(holder, enter);
     // nsenter may be missing where unshare is not.
