@@ -22,6 +22,8 @@ export class OwnNetwork {
       stdin: 'pipe',
       reject: false,
       buffer: false,
+      // No exit hook of execa's: it would take over swesynth's own handling of Ctrl-C and SIGTERM.
+      cleanup: false,
     });
     holder.catch(() => {});
     const ready = await new Promise<boolean>((resolve) => {
