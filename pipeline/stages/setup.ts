@@ -48,8 +48,8 @@ function commonFailures(results: TestResult[]): string {
 
 /**
  * The tests of a baseline run that took `slowTestMs` or longer, or timed out, and whose runner can
- * leave one test out: each would make every candidate's run that long. Slow tests of other runners stay, with a
- * warning, and so do all of them when they are half the suite or more.
+ * leave one test out: each would make every candidate's run that long. Slow tests of other runners
+ * stay, with a warning, and so do all of them when they are half the suite or more.
  */
 function slowTests(results: TestResult[], suites: Suite[], slowTestMs: number, log: StageContext['log']): Environment['setAside'] {
   const ran = results.filter((test) => test.status !== 'skip');
