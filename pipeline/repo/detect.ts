@@ -118,6 +118,9 @@ const CHECKS = new Set([
   'c8',
   'git',
   'tsc-strict',
+  // Type checkers that write nothing the tests load.
+  'flow',
+  'svelte-check',
 ]);
 /** Commands that hand a task to every workspace package (the monorepo's own runner of scripts). */
 const DELEGATES = new Set(['lerna', 'turbo', 'nx', 'wsrun', 'ultra']);

@@ -258,6 +258,10 @@ describe('profile detection', () => {
       tests: ['test/*.mjs'],
     });
     expect(detectProfile(repo({ scripts: { pretest: 'npm run lint', test: 'tape test/*.js', lint: 'eslint .' } })).build).toBeNull();
+    const typeChecked = repo({
+      scripts: { pretest: 'npm run lint:fix && npm run flow', 'lint:fix': 'eslint --fix .', flow: 'flow', test: "tape 'test/**/*.js'" },
+    });
+    expect(detectProfile(typeChecked).build).toBeNull();
     const inside = detectProfile(
       repo({ scripts: { test: 'npm run build && tsc --noEmit && mocha', build: 'tsc && node scripts/copy.js' } }),
     );
