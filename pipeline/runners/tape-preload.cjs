@@ -85,15 +85,31 @@ function onFinish(callback) {
   else whenDone = callback;
 }
 
+/** When the process last wrote to its output: tape's stream still writing means lines are on their way. */
+let lastWrite = Date.now();
+const stdoutWrite = process.stdout.write;
+process.stdout.write = function (...args) {
+  lastWrite = Date.now();
+  return stdoutWrite.apply(this, args);
+};
+const QUIET_MS = 1000;
+
+/** Ends the process once its output has been quiet and written out for QUIET_MS: a handle a test left open keeps it alive no longer. */
+function exitWhenQuiet() {
+  const quietFor = Date.now() - lastWrite;
+  if (quietFor >= QUIET_MS && process.stdout.writableLength === 0) process.exit();
+  setTimeout(exitWhenQuiet, Math.max(100, QUIET_MS - quietFor)).unref();
+}
+
 let finishing = false;
 /** Loads one test file with `load`; one that throws becomes a failing test `(file)` of that file. */
 function loadTestFile(file, load) {
   if (!finishing) {
     finishing = true;
     // tape writes its summary on exit. Its output stream may still hold lines when the tests are
-    // done: the process ends by itself once they are written, and is ended only if a handle
-    // left open by a test would keep it alive.
-    onFinish(() => setTimeout(() => process.exit(), 1000).unref());
+    // done (a million assertions into a slow pipe): the process ends by itself once they are
+    // written, and is ended only if a handle left open by a test would keep it alive.
+    onFinish(() => setTimeout(exitWhenQuiet, QUIET_MS).unref());
   }
   currentFile = path.relative(cwd, file);
   const failed = (error) => {
