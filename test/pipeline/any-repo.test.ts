@@ -77,6 +77,12 @@ const CASES = [
     probe: /probe: test\.js: 3 passed/,
   },
   {
+    fixture: 'assertion-scripts',
+    // `tape test/*.js test/node/*.js`, the smallest files plain assertion scripts with no tape test: the probe runs the suite.
+    detected: { runner: 'tape', tests: ['test/*.js', 'test/node/*.js'] },
+    probe: /probe: the smallest files define no test; running all 5 test files[\s\S]*probe: the whole suite: 3 passed/,
+  },
+  {
     fixture: 'git-hooks',
     // The build installs git hooks from a tool's installed folder (husky 8): the export's task trees are git
     // repositories, where husky refuses a folder outside the tree, and their self-check must build as validation did.
