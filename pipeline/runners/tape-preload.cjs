@@ -85,20 +85,25 @@ function onFinish(callback) {
   else whenDone = callback;
 }
 
-/** When the process last wrote to its output: tape's stream still writing means lines are on their way. */
+/**
+ * Whether tape has handed its output over: its closing line (`# ok`, `# fail  N`) was written, or,
+ * failing that, nothing was written for QUIET_MS.
+ */
 let lastWrite = Date.now();
+let summaryWritten = false;
 const stdoutWrite = process.stdout.write;
-process.stdout.write = function (...args) {
+process.stdout.write = function (chunk, ...rest) {
   lastWrite = Date.now();
-  return stdoutWrite.apply(this, args);
+  if (/^# (ok|fail\s+\d+)\s*$/m.test(String(chunk))) summaryWritten = true;
+  return stdoutWrite.call(this, chunk, ...rest);
 };
 const QUIET_MS = 1000;
 
-/** Ends the process once its output has been quiet and written out for QUIET_MS: a handle a test left open keeps it alive no longer. */
-function exitWhenQuiet() {
-  const quietFor = Date.now() - lastWrite;
-  if (quietFor >= QUIET_MS && process.stdout.writableLength === 0) process.exit();
-  setTimeout(exitWhenQuiet, Math.max(100, QUIET_MS - quietFor)).unref();
+/** Ends the process once tape's output is all written out: a handle a test left open keeps it alive no longer. */
+function exitOnceWritten() {
+  const handedOver = summaryWritten || Date.now() - lastWrite >= QUIET_MS;
+  if (handedOver && process.stdout.writableLength === 0) process.exit();
+  setTimeout(exitOnceWritten, 100).unref();
 }
 
 let finishing = false;
@@ -109,7 +114,7 @@ function loadTestFile(file, load) {
     // tape writes its summary on exit. Its output stream may still hold lines when the tests are
     // done (a million assertions into a slow pipe): the process ends by itself once they are
     // written, and is ended only if a handle left open by a test would keep it alive.
-    onFinish(() => setTimeout(exitWhenQuiet, QUIET_MS).unref());
+    onFinish(() => setTimeout(exitOnceWritten, QUIET_MS).unref());
   }
   currentFile = path.relative(cwd, file);
   const failed = (error) => {
