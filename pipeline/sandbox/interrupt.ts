@@ -16,7 +16,9 @@ export function onInterrupt(cleanup: () => void | Promise<void>): void {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
-    process.once(signal, () => {
+    // Kept on: with it gone, the exit hook of a child process library sees itself alone and raises the signal again, killing swesynth.
+    process.on(signal, () => {
+      if (interrupted) process.exit(code);
       interrupted = true;
       void Promise.allSettled([...cleanups].map(async (end) => end())).finally(() => process.exit(code));
     });
