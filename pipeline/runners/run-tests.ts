@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { LOOP_LIMIT_SIGNAL } from '../sandbox/loop-guard.js';
 import { OUT_OF_MEMORY } from '../sandbox/memory.js';
-import type { Command, ExecResult, Sandbox } from '../sandbox/types.js';
+import { type Command, type ExecResult, REPORT_FILE_PREFIX, type Sandbox } from '../sandbox/types.js';
 import { withoutRootPath } from './test-ids.js';
 import type { RunnerAdapter, RunnerRequest, TestResult } from './types.js';
 
@@ -57,7 +57,7 @@ function sameVerdicts(a: TestRun, b: TestRun): boolean {
  * run that ends, before its time is up, without a complete report agreeing with its exit code.
  */
 export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request: TestRequest): Promise<TestRun> {
-  const reportName = `.swesynth-report-${randomUUID()}.jsonl`;
+  const reportName = `${REPORT_FILE_PREFIX}${randomUUID()}.jsonl`;
   const reportFile = join(sandbox.root, reportName);
   const cwd = request.cwd ?? '';
   try {

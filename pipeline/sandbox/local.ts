@@ -8,11 +8,12 @@ import { withHeapLimit } from './memory.js';
 import type { NodeRuntime } from './node-runtime.js';
 import { OwnNetwork } from './own-network.js';
 import { TreeState } from './tree-state.js';
-import { type Command, type ExecResult, outputEnds, SANDBOX_ENV, type Sandbox, type Toolchain } from './types.js';
+import { type Command, type ExecResult, outputEnds, REPORT_FILE_PREFIX, SANDBOX_ENV, type Sandbox, type Toolchain } from './types.js';
 
 /** coreutils `timeout` outlives a killed swesynth and takes the mutant's whole process group down. */
 const WATCHDOG = existsSync('/usr/bin/timeout') ? '/usr/bin/timeout' : null;
 const COPY_SKIPPED = new Set(['node_modules', '.git']);
+const isSkippedInCopy = (name: string) => COPY_SKIPPED.has(name) || name.startsWith(REPORT_FILE_PREFIX);
 /** Process groups still running, killed if swesynth exits first (Ctrl-C, SIGTERM, an error). */
 const LIVE_GROUPS = new Set<number>();
 const killLiveGroups = () => {
@@ -183,7 +184,7 @@ export class LocalSandbox implements Sandbox {
       recursive: true,
       // A relative link stays inside the copy (a workspace package's link to another).
       verbatimSymlinks: true,
-      filter: (source) => !(dirname(source) === workspace && COPY_SKIPPED.has(basename(source))),
+      filter: (source) => !(dirname(source) === workspace && isSkippedInCopy(basename(source))),
     });
     if (existsSync(join(workspace, 'node_modules'))) await linkDependencies(workspace, dir);
     return new LocalSandbox(dir, true, env, node, memoryBytes, TreeState.of(dir, workspace));

@@ -7,6 +7,12 @@
  */
 export const SANDBOX_ENV: Readonly<Record<string, string>> = { HUSKY: '0' };
 
+/**
+ * A test run's report file, at the sandbox's root while the run lasts: never part of a copy,
+ * which may be taken while a run in the same tree writes and removes one.
+ */
+export const REPORT_FILE_PREFIX = '.swesynth-report-';
+
 /** A process to start in the sandbox's root, or in a folder of it. */
 export interface Command {
   file: string;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
+import { REPORT_FILE_PREFIX } from '../../pipeline/sandbox/types.js';
 import { tempDir } from '../helpers.js';
 
 describe('local sandbox', () => {
@@ -36,16 +37,20 @@ describe('local sandbox', () => {
     await Promise.all(copies.map((copy) => copy.dispose()));
   });
 
-  it('copies the workspace without .git and links node_modules instead of copying it', async () => {
+  it("copies the workspace without .git or a running test's report, and links node_modules instead of copying it", async () => {
     const workspace = tempDir('workspace');
     mkdirSync(join(workspace, 'node_modules', 'dep'), { recursive: true });
     mkdirSync(join(workspace, '.git'));
     mkdirSync(join(workspace, 'src'));
     writeFileSync(join(workspace, 'src', 'a.js'), 'export const a = 1;\n');
+    // A run in the workspace removes its report when it ends, which may be in the middle of the copy.
+    const report = `${REPORT_FILE_PREFIX}0f6c.jsonl`;
+    writeFileSync(join(workspace, report), '{}\n');
     const sandbox = await LocalSandbox.copyOf(workspace, join(tempDir('sandbox'), 'copy'));
     expect(await sandbox.readFile('src/a.js')).toBe('export const a = 1;\n');
     expect(lstatSync(join(sandbox.root, 'node_modules')).isSymbolicLink()).toBe(true);
     expect(existsSync(join(sandbox.root, '.git'))).toBe(false);
+    expect(existsSync(join(sandbox.root, report))).toBe(false);
     await sandbox.writeFile('src/a.js', 'export const a = 2;\n');
     expect(await LocalSandbox.at(workspace).readFile('src/a.js')).toBe('export const a = 1;\n');
     await sandbox.dispose();
