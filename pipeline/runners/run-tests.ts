@@ -5,7 +5,7 @@ import { LOOP_LIMIT_SIGNAL } from '../sandbox/loop-guard.js';
 import { OUT_OF_MEMORY } from '../sandbox/memory.js';
 import { type Command, type ExecResult, REPORT_FILE_PREFIX, type Sandbox } from '../sandbox/types.js';
 import { withoutRootPath } from './test-ids.js';
-import type { RunnerAdapter, RunnerRequest, TestResult } from './types.js';
+import { type RunnerAdapter, type RunnerRequest, runLimitOf, type TestResult } from './types.js';
 
 /** What says that a test process ran out of memory, when one did: V8's message, or the sandbox's kill. */
 type OutOfMemory = { outOfMemory?: string };
@@ -94,13 +94,11 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
         ? adapter.directCommand?.({ ...request, reportFile, tools: sandbox.tools, version: installed?.version ?? null })
         : null;
     if (direct) {
-      // The runner stops a hanging file at 0.8 of the limit, and so does the clock a direct run gets: one that
+      // The runner stops a hanging file at its limit, and so does the clock a direct run gets: one that
       // hangs there has the runner's verdict, a timeout, without being run again under the runner.
       const exec = await sandbox.exec(
         { ...inFolder(direct, cwd, installed?.folder ?? cwd), env: { ...direct.env, ...request.env }, ownNetwork: true },
-        {
-          timeoutMs: Math.floor(request.timeoutMs * 0.8),
-        },
+        { timeoutMs: runLimitOf(request) },
       );
       const run = await readRun(sandbox, adapter, reportName, exec, cwd);
       if (run.kind === 'timeout' || (run.kind === 'results' && saysAll(exec, run.results))) return run;
