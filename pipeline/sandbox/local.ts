@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { reporterPath } from '../common/paths.js';
@@ -20,6 +21,11 @@ const killLiveGroups = () => {
   for (const pid of LIVE_GROUPS) killGroup(pid);
 };
 process.on('exit', killLiveGroups);
+/** Copies' temp folders not removed yet, removed if swesynth exits first. */
+const LIVE_TEMP_FOLDERS = new Set<string>();
+process.on('exit', () => {
+  for (const folder of LIVE_TEMP_FOLDERS) rmSync(folder, { recursive: true, force: true });
+});
 
 /** Starts a process in a group of its own, which ends with swesynth. */
 function startGroup<Child extends { pid?: number | undefined }>(start: () => Child): Child {
@@ -158,6 +164,11 @@ export class LocalSandbox implements Sandbox {
     private readonly memoryBytes: number | null,
     /** A copy's files as made, to put back what its commands wrote. */
     private readonly made: TreeState | null = null,
+    /**
+     * A copy's own temp folder (TMPDIR): tests that write at a fixed path under the system's,
+     * as many do, would otherwise meet the files of the copy running beside them.
+     */
+    private readonly tempFolder: string | null = null,
   ) {
     this.tools = node ? { ...LOCAL_TOOLS, node: join(node.binDir, 'node'), nodeVersion: `v${node.version}` } : LOCAL_TOOLS;
   }
@@ -187,7 +198,9 @@ export class LocalSandbox implements Sandbox {
       filter: (source) => !(dirname(source) === workspace && isSkippedInCopy(basename(source))),
     });
     if (existsSync(join(workspace, 'node_modules'))) await linkDependencies(workspace, dir);
-    return new LocalSandbox(dir, true, env, node, memoryBytes, TreeState.of(dir, workspace));
+    const tempFolder = await mkdtemp(join(tmpdir(), 'swesynth-copy-tmp-'));
+    LIVE_TEMP_FOLDERS.add(tempFolder);
+    return new LocalSandbox(dir, true, env, node, memoryBytes, TreeState.of(dir, workspace), tempFolder);
   }
 
   /**
@@ -196,8 +209,9 @@ export class LocalSandbox implements Sandbox {
    */
   private envFor(command: Command | string): Record<string, string> {
     const path = [join(this.root, 'node_modules', '.bin'), ...(this.node ? [this.node.binDir] : []), process.env.PATH ?? ''].join(':');
+    const temp: Record<string, string> = this.tempFolder ? { TMPDIR: this.tempFolder, TMP: this.tempFolder, TEMP: this.tempFolder } : {};
     return withHeapLimit(
-      { PATH: path, ...SANDBOX_ENV, ...this.env, ...(typeof command === 'string' ? {} : command.env) },
+      { PATH: path, ...SANDBOX_ENV, ...temp, ...this.env, ...(typeof command === 'string' ? {} : command.env) },
       this.memoryBytes,
     );
   }
@@ -289,5 +303,9 @@ export class LocalSandbox implements Sandbox {
     (await this.network)?.close();
     this.network = undefined;
     if (this.owned) await rm(this.root, { recursive: true, force: true });
+    if (this.tempFolder) {
+      await rm(this.tempFolder, { recursive: true, force: true });
+      LIVE_TEMP_FOLDERS.delete(this.tempFolder);
+    }
   }
 }

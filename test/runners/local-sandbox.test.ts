@@ -9,12 +9,14 @@ import { REPORT_FILE_PREFIX } from '../../pipeline/sandbox/types.js';
 import { tempDir } from '../helpers.js';
 
 describe('local sandbox', () => {
-  it('runs the tests of two copies at once on networks of their own: a test server on a fixed port in each', async () => {
+  it('runs the tests of two copies at once, each on a network and in a temp folder of its own: a server on a fixed port, a file at a fixed temp path', async () => {
     const workspace = tempDir('fixed-port');
+    const tempFolders = join(tempDir('temp-folders'), 'seen.txt');
     mkdirSync(join(workspace, 'test'));
     writeFileSync(
       join(workspace, 'test', 'server.test.js'),
       "const test = require('node:test');\nconst assert = require('node:assert');\nconst http = require('node:http');\n" +
+        "const fs = require('node:fs');\nconst os = require('node:os');\nconst path = require('node:path');\n" +
         "test('answers on its port', async () => {\n" +
         "  const server = http.createServer((request, response) => response.end('hello'));\n" +
         "  await new Promise((resolve, reject) => server.once('error', reject).listen(39217, 'localhost', resolve));\n" +
@@ -22,7 +24,15 @@ describe('local sandbox', () => {
         '  await new Promise((resolve) => setTimeout(resolve, 1500));\n' +
         "  const body = await (await fetch('http://localhost:39217/')).text();\n" +
         '  server.close();\n' +
-        "  assert.strictEqual(body, 'hello');\n});\n",
+        "  assert.strictEqual(body, 'hello');\n});\n" +
+        "test('finds what it wrote at a fixed temp path', async () => {\n" +
+        `  fs.appendFileSync(${JSON.stringify(tempFolders)}, os.tmpdir() + '\\n');\n` +
+        "  const file = path.join(os.tmpdir(), 'fixed-name.txt');\n" +
+        '  const mine = String(Math.random());\n' +
+        '  fs.writeFileSync(file, mine);\n' +
+        '  // Long enough for the other copy to write there meanwhile.\n' +
+        '  await new Promise((resolve) => setTimeout(resolve, 1500));\n' +
+        "  assert.strictEqual(fs.readFileSync(file, 'utf8'), mine);\n});\n",
     );
     const copies = await Promise.all(['a', 'b'].map((name) => LocalSandbox.copyOf(workspace, join(tempDir('copies'), name))));
     const runs = await Promise.all(
@@ -30,11 +40,16 @@ describe('local sandbox', () => {
     );
     expect(
       runs.map((run) => (run.kind === 'results' ? run.results.map((result) => [result.id, result.status, result.failure?.message]) : run)),
-    ).toEqual([
-      [['test/server.test.js::answers on its port', 'pass', undefined]],
-      [['test/server.test.js::answers on its port', 'pass', undefined]],
-    ]);
+    ).toEqual(
+      copies.map(() => [
+        ['test/server.test.js::answers on its port', 'pass', undefined],
+        ['test/server.test.js::finds what it wrote at a fixed temp path', 'pass', undefined],
+      ]),
+    );
     await Promise.all(copies.map((copy) => copy.dispose()));
+    const seen = readFileSync(tempFolders, 'utf8').trim().split('\n');
+    expect(new Set(seen).size).toBe(2);
+    expect(seen.filter((folder) => existsSync(folder))).toEqual([]);
   });
 
   it("copies the workspace without .git or a running test's report, and links node_modules instead of copying it", async () => {
