@@ -498,8 +498,10 @@ function ignoredFolders(facts: RepoFacts): Set<string> {
  * Whether a test file loads something the checkout does not hold: a relative path into a folder
  * .gitignore names, or one that is not there (before install); or a package (the repository's own,
  * by `require('..')`, or one of its workspace) whose entry files (main, module, exports)
- * are not there, unless the runner's config maps package names to sources itself. That is a
- * build's output, and the build must run again for each bug.
+ * are not there, unless the runner's config maps package names to sources itself; or, it or a
+ * helper of its own folder that it imports, names a script in an ignored folder to run
+ * (`resolve(__dirname, '../dist/cli.mjs')`). That is a build's output, and the build must run
+ * again for each bug.
  */
 function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
   const ignored = ignoredFolders(facts);
@@ -529,9 +531,26 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
           if (facts.read(folder === '' ? 'package.json' : `${folder}/package.json`) !== undefined)
             return unbuiltPackage(facts, folder) !== null;
           return ignored.has(path.split('/')[0]!) || !exists(path);
-        }) || importedModules(text).some((specifier) => unbuiltPackages.has(packageName(specifier)))
+        }) ||
+        importedModules(text).some((specifier) => unbuiltPackages.has(packageName(specifier))) ||
+        [file, ...relativeImports(facts, file).filter((helper) => topFolder(helper) === topFolder(file))].some((named) =>
+          namesIgnoredScript(facts.read(named) ?? '', named, ignored),
+        )
       );
     });
+}
+
+const topFolder = (path: string) => path.split('/')[0];
+
+/** Folders a .gitignore names that hold no build's output. */
+const NOT_BUILT_FOLDERS = new Set(['node_modules', 'coverage', '.nyc_output']);
+
+/** Whether a file names, in a string, a script under an ignored folder by its path relative to the file (`'../../dist/cli.mjs'`). */
+function namesIgnoredScript(text: string, file: string, ignored: Set<string>): boolean {
+  return [...text.matchAll(/['"`](\.{1,2}\/[\w@./-]+\.[cm]?js)['"`]/g)].some(([, literal]) => {
+    const folder = topFolder(posix.normalize(posix.join(posix.dirname(file), literal!)));
+    return folder !== undefined && ignored.has(folder) && !NOT_BUILT_FOLDERS.has(folder);
+  });
 }
 
 /** Whether the test files are a build's output: no file in the checkout matches, their TypeScript sources do (`test/*Tests.js` of `test/*Tests.ts`). */

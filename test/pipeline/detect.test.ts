@@ -79,6 +79,23 @@ describe('profile detection', () => {
     });
   });
 
+  it('takes the build script as the build when a helper the tests import runs a script the build writes', () => {
+    const files = {
+      '.gitignore': 'node_modules/\ndist\ncoverage\n',
+      'src/cli.ts': 'console.log(process.argv[2]);\n',
+      'test/test-utils/index.ts':
+        "import { resolve } from 'node:path';\nexport const runCli = (...args) => run(resolve(import.meta.dirname, '../../dist/cli.mjs'), args);\n",
+      'test/test/cli.test.ts': "import { runCli } from '../test-utils';\n",
+    };
+    const manifest = { type: 'module', scripts: { test: 'vitest', build: 'tsdown' }, devDependencies: { vitest: '4' } };
+    expect(detectProfile(repo(manifest, files))).toMatchObject({ build: 'tsdown', buildBeforeTests: true });
+    // A report written under an ignored folder that holds no build's output, or a script the checkout holds, needs no build.
+    for (const path of ['../../coverage/report.js', '../../src/cli.js'])
+      expect(detectProfile(repo(manifest, { ...files, 'test/test-utils/index.ts': `export const script = '${path}';\n` }))).toMatchObject({
+        build: null,
+      });
+  });
+
   it("takes the build script as the build when the tests load the repository's own package, whose main the build writes", () => {
     const files = { 'index.js': 'module.exports = parse;\n', 'test/index.test.js': "const parse = require('..');\n" };
     const manifest = { name: 'style-parser', main: './cjs/index.js', scripts: { test: 'jest', build: 'rollup -c' } };
