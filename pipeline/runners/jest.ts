@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EXPECT_MATCHERS, MOCK_HELPERS, MOCK_MATCHERS } from './expect-matchers.js';
 import { parseJestJson } from './jest-json.js';
 import { type RunnerAdapter, testTimeoutOf } from './types.js';
@@ -7,6 +9,12 @@ import { majorOf } from './version.js';
 
 /** `--testTimeout` came with jest 24.9; a major does not tell 24.9 from an earlier 24, which rejects it. */
 const supportsTestTimeout = (major: number | null) => major === null || major >= 25;
+
+/**
+ * Where jest keeps its transform cache unless told otherwise, on the machine's temp folder: a
+ * sandbox's own temp folder is emptied between runs, and a cold cache would transform every file again.
+ */
+const CACHE_DIRECTORY = join(tmpdir(), `jest_${(process.getuid?.() ?? 0).toString(36)}`);
 
 /** Jest 24 to 30, with the repository's own config; it reports through its built-in JSON report. */
 export const jest: RunnerAdapter = {
@@ -40,6 +48,7 @@ export const jest: RunnerAdapter = {
         '--reporters=default',
         '--coverage=false',
         '--watchAll=false',
+        `--cacheDirectory=${CACHE_DIRECTORY}`,
         // The repository's config may ask to bail out, which would leave tests unreported.
         '--no-bail',
         // A test's own timeout fires before the process is killed, so an async hang is reported as such.

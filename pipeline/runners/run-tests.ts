@@ -120,13 +120,14 @@ export async function runTests(sandbox: Sandbox, adapter: RunnerAdapter, request
 }
 
 /**
- * A test named after a path it works on carries the absolute path of the copy it ran in: each
- * sandbox has its own, so the same test would have another id in every one. Its title names the
- * path repository-relative instead (withoutRootPath), and so do the values and the message of its
- * failure, which a problem statement shows (the stack keeps the paths it locates by).
+ * A test named after a path it works on carries the absolute path of the copy it ran in, or of its
+ * temp folder: each sandbox has its own, so the same test would have another id in every one. Its
+ * title names the path repository-relative instead (withoutRootPath), a temp path under the
+ * machine's temp folder, and so do the values and the message of its failure, which a problem
+ * statement shows (the stack keeps the paths it locates by).
  */
-function withoutRoot(result: TestResult, root: string): TestResult {
-  const relative = (text: string) => withoutRootPath(text, root);
+function withoutSandboxPaths(result: TestResult, { root, tempFolder }: Sandbox): TestResult {
+  const relative = (text: string) => withoutRootPath(tempFolder ? text.split(tempFolder.own).join(tempFolder.shared) : text, root);
   const { failure } = result;
   const failureText = failure ? [failure.message, failure.expected ?? '', failure.actual ?? ''] : [];
   if (relative(result.id) === result.id && failureText.every((text) => relative(text) === text)) return result;
@@ -156,7 +157,7 @@ async function readRun(sandbox: Sandbox, adapter: RunnerAdapter, reportName: str
   if (exec.signal === LOOP_LIMIT_SIGNAL) return { kind: 'timeout', durationMs: exec.durationMs, loopLimit: true };
   const report = await sandbox.readFile(reportName).catch(() => '');
   const parsed = adapter.parse(report, join(sandbox.root, cwd));
-  const results = parsed.results.map((result) => withoutRoot(result, sandbox.root));
+  const results = parsed.results.map((result) => withoutSandboxPaths(result, sandbox));
   const complete = parsed.complete;
   const exhausted = outOfMemory(exec, results);
   const memory = exhausted ? { outOfMemory: exhausted } : {};

@@ -21,7 +21,7 @@ const killLiveGroups = () => {
   for (const pid of LIVE_GROUPS) killGroup(pid);
 };
 process.on('exit', killLiveGroups);
-/** Copies' temp folders not removed yet, removed if swesynth exits first. */
+/** Sandboxes' temp folders not removed yet, removed if swesynth exits first. */
 const LIVE_TEMP_FOLDERS = new Set<string>();
 process.on('exit', () => {
   for (const folder of LIVE_TEMP_FOLDERS) rmSync(folder, { recursive: true, force: true });
@@ -155,6 +155,12 @@ export class LocalSandbox implements Sandbox {
   private readonly servers = new Map<string, WarmServer>();
   /** Made at the first test run, for all of this sandbox's test runs. */
   private network: Promise<OwnNetwork | null> | undefined;
+  /**
+   * Made at the first command: tests that write at a fixed path under the machine's temp folder,
+   * as many do, would otherwise meet the files of the sandbox running beside them.
+   */
+  private ownTemp: Promise<string> | undefined;
+  tempFolder?: { own: string; shared: string };
 
   private constructor(
     readonly root: string,
@@ -164,11 +170,6 @@ export class LocalSandbox implements Sandbox {
     private readonly memoryBytes: number | null,
     /** A copy's files as made, to put back what its commands wrote. */
     private readonly made: TreeState | null = null,
-    /**
-     * A copy's own temp folder (TMPDIR): tests that write at a fixed path under the system's,
-     * as many do, would otherwise meet the files of the copy running beside them.
-     */
-    private readonly tempFolder: string | null = null,
   ) {
     this.tools = node ? { ...LOCAL_TOOLS, node: join(node.binDir, 'node'), nodeVersion: `v${node.version}` } : LOCAL_TOOLS;
   }
@@ -198,22 +199,29 @@ export class LocalSandbox implements Sandbox {
       filter: (source) => !(dirname(source) === workspace && isSkippedInCopy(basename(source))),
     });
     if (existsSync(join(workspace, 'node_modules'))) await linkDependencies(workspace, dir);
-    const tempFolder = await mkdtemp(join(tmpdir(), 'swesynth-copy-tmp-'));
-    LIVE_TEMP_FOLDERS.add(tempFolder);
-    return new LocalSandbox(dir, true, env, node, memoryBytes, TreeState.of(dir, workspace), tempFolder);
+    return new LocalSandbox(dir, true, env, node, memoryBytes, TreeState.of(dir, workspace));
   }
 
   /**
    * As package managers do for scripts: the repository's own binaries come first on the PATH,
    * then its Node.js, so that `node` and every script's `#!/usr/bin/env node` run on it.
    */
-  private envFor(command: Command | string): Record<string, string> {
+  private async envFor(command: Command | string): Promise<Record<string, string>> {
     const path = [join(this.root, 'node_modules', '.bin'), ...(this.node ? [this.node.binDir] : []), process.env.PATH ?? ''].join(':');
-    const temp: Record<string, string> = this.tempFolder ? { TMPDIR: this.tempFolder, TMP: this.tempFolder, TEMP: this.tempFolder } : {};
+    const own = await this.ownTempFolder();
     return withHeapLimit(
-      { PATH: path, ...SANDBOX_ENV, ...temp, ...this.env, ...(typeof command === 'string' ? {} : command.env) },
+      { PATH: path, ...SANDBOX_ENV, TMPDIR: own, TMP: own, TEMP: own, ...this.env, ...(typeof command === 'string' ? {} : command.env) },
       this.memoryBytes,
     );
+  }
+
+  private ownTempFolder(): Promise<string> {
+    this.ownTemp ??= mkdtemp(join(tmpdir(), 'swesynth-sandbox-tmp-')).then((own) => {
+      LIVE_TEMP_FOLDERS.add(own);
+      this.tempFolder = { own, shared: tmpdir() };
+      return own;
+    });
+    return this.ownTemp;
   }
 
   serve(command: Command, request: Record<string, unknown>, options: { timeoutMs: number }): Promise<ExecResult> {
@@ -226,7 +234,7 @@ export class LocalSandbox implements Sandbox {
     if (!server?.alive || server.runs >= SERVER_RUNS) {
       server?.close();
       const [file, args] = await this.onNetwork(command, command.file, command.args);
-      server = WarmServer.start({ ...command, file, args }, join(this.root, command.cwd ?? ''), this.envFor(command));
+      server = WarmServer.start({ ...command, file, args }, join(this.root, command.cwd ?? ''), await this.envFor(command));
       this.servers.set(key, server);
     }
     const result = await server.request(request, timeoutMs);
@@ -241,7 +249,7 @@ export class LocalSandbox implements Sandbox {
   private async execute(command: Command | string, { timeoutMs }: { timeoutMs: number }): Promise<ExecResult> {
     const shell = typeof command === 'string';
     const [file, args] = await this.onNetwork(command, shell ? '/bin/sh' : command.file, shell ? ['-c', command] : command.args);
-    const env = this.envFor(command);
+    const env = await this.envFor(command);
     const watched = WATCHDOG
       ? ([WATCHDOG, ['-s', 'KILL', `${Math.ceil(timeoutMs / 1000) + 5}`, file, ...args]] as const)
       : ([file, args] as const);
@@ -294,6 +302,9 @@ export class LocalSandbox implements Sandbox {
   }
 
   async undoWrites(): Promise<string[]> {
+    // What a run left in its temp folder (a fixture a crashed test never cleaned up) goes too.
+    const own = this.tempFolder?.own;
+    if (own) await Promise.all((await readdir(own)).map((entry) => rm(join(own, entry), { recursive: true, force: true })));
     return this.made?.undo() ?? [];
   }
 
@@ -303,9 +314,12 @@ export class LocalSandbox implements Sandbox {
     (await this.network)?.close();
     this.network = undefined;
     if (this.owned) await rm(this.root, { recursive: true, force: true });
-    if (this.tempFolder) {
-      await rm(this.tempFolder, { recursive: true, force: true });
-      LIVE_TEMP_FOLDERS.delete(this.tempFolder);
+    const own = await this.ownTemp;
+    this.ownTemp = undefined;
+    this.tempFolder = undefined;
+    if (own) {
+      await rm(own, { recursive: true, force: true });
+      LIVE_TEMP_FOLDERS.delete(own);
     }
   }
 }

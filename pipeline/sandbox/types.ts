@@ -68,12 +68,18 @@ export interface Sandbox {
    * between commands do not have it.
    */
   serve?(command: Command, request: Record<string, unknown>, options: { timeoutMs: number }): Promise<ExecResult>;
+  /**
+   * A temp folder of the sandbox's own, its commands' TMPDIR, and the machine's that it stands in
+   * for: a test named after a temp path has the same name in every sandbox. Absent, commands use
+   * the machine's (a container's is its own).
+   */
+  readonly tempFolder?: { own: string; shared: string };
   writeFile(path: string, text: string): Promise<void>;
   readFile(path: string): Promise<string>;
   /**
    * Puts back, from the tree it was made from, every file outside node_modules and .git that
-   * differs from it (a test's writes), and returns their paths. Sandboxes that are never run
-   * in twice, or that are the tree itself, do not have it.
+   * differs from it (a test's writes), and returns their paths; empties its own temp folder.
+   * Sandboxes that are never run in twice, or that are the tree itself, do not have it.
    */
   undoWrites?(): Promise<string[]>;
   dispose(): Promise<void>;

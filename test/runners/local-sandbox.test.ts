@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { REPORT_FILE_PREFIX } from '../../pipeline/sandbox/types.js';
 import { tempDir } from '../helpers.js';
 
 describe('local sandbox', () => {
-  it('runs the tests of two copies at once, each on a network and in a temp folder of its own: a server on a fixed port, a file at a fixed temp path', async () => {
+  it('runs the tests of two sandboxes at once, each on a network and in a temp folder of its own: a server on a fixed port, a file at a fixed temp path', async () => {
     const workspace = tempDir('fixed-port');
     const tempFolders = join(tempDir('temp-folders'), 'seen.txt');
     mkdirSync(join(workspace, 'test'));
@@ -32,9 +33,11 @@ describe('local sandbox', () => {
         '  fs.writeFileSync(file, mine);\n' +
         '  // Long enough for the other copy to write there meanwhile.\n' +
         '  await new Promise((resolve) => setTimeout(resolve, 1500));\n' +
-        "  assert.strictEqual(fs.readFileSync(file, 'utf8'), mine);\n});\n",
+        "  assert.strictEqual(fs.readFileSync(file, 'utf8'), mine);\n});\n" +
+        "test('is named after ' + path.join(os.tmpdir(), 'fixed-name.txt'), () => {});\n",
     );
-    const copies = await Promise.all(['a', 'b'].map((name) => LocalSandbox.copyOf(workspace, join(tempDir('copies'), name))));
+    // The workspace itself and a copy of it, as a task tree and validation's copies are.
+    const copies = [LocalSandbox.at(workspace), await LocalSandbox.copyOf(workspace, join(tempDir('copies'), 'b'))];
     const runs = await Promise.all(
       copies.map((copy) => runTests(copy, nodeTest, { testFiles: ['test/server.test.js'], args: [], timeoutMs: 30_000 })),
     );
@@ -44,6 +47,8 @@ describe('local sandbox', () => {
       copies.map(() => [
         ['test/server.test.js::answers on its port', 'pass', undefined],
         ['test/server.test.js::finds what it wrote at a fixed temp path', 'pass', undefined],
+        // Named after the machine's temp folder, as in a run that has none of its own.
+        [`test/server.test.js::is named after ${join(tmpdir(), 'fixed-name.txt')}`, 'pass', undefined],
       ]),
     );
     await Promise.all(copies.map((copy) => copy.dispose()));
@@ -72,7 +77,7 @@ describe('local sandbox', () => {
     expect(existsSync(sandbox.root)).toBe(false);
   });
 
-  it('puts back what a command wrote, added or removed in the copy, from the workspace, and leaves node_modules alone', async () => {
+  it('puts back what a command wrote, added or removed in the copy, from the workspace, empties its temp folder, and leaves node_modules alone', async () => {
     const workspace = tempDir('workspace');
     mkdirSync(join(workspace, 'node_modules', 'dep'), { recursive: true });
     mkdirSync(join(workspace, 'test', 'locales'), { recursive: true });
@@ -90,14 +95,20 @@ describe('local sandbox', () => {
         'mkdir -p test/tmp/deep && touch test/tmp/deep/out.txt test/locales/fr.json',
         'ln -sf ../test/locales/en.json src/index.js',
         'mkdir node_modules/.cache',
+        // A fixture a crashed test left behind in the temp folder.
+        'mkdir -p "$TMPDIR/fixture" && touch "$TMPDIR/fixture/.eslintrc.js"',
+        'echo "$TMPDIR" > temp-folder.txt',
       ].join(' && '),
       { timeoutMs: 5_000 },
     );
     expect(result.exitCode, result.outputTail).toBe(0);
     // A source put back with the text it had is not a change.
     await sandbox.writeFile('src/a.js', 'export const a = 1;\n');
+    const tempFolder = (await sandbox.readFile('temp-folder.txt')).trim();
+    expect(existsSync(join(tempFolder, 'fixture', '.eslintrc.js'))).toBe(true);
     expect((await sandbox.undoWrites!()).sort()).toEqual([
       'src/index.js',
+      'temp-folder.txt',
       'test/locales/en.json',
       'test/locales/fr.json',
       'test/locales/pirate.json',
@@ -105,6 +116,7 @@ describe('local sandbox', () => {
       'test/tmp/deep',
       'test/tmp/deep/out.txt',
     ]);
+    expect(readdirSync(tempFolder)).toEqual([]);
     expect(readFileSync(join(sandbox.root, 'test', 'locales', 'en.json'), 'utf8')).toBe('{"hello":"Hello"}\n');
     expect(readFileSync(join(sandbox.root, 'test', 'locales', 'pirate.json'), 'utf8')).toBe('{"hello":"Ahoy"}\n');
     expect(existsSync(join(sandbox.root, 'test', 'tmp'))).toBe(false);
