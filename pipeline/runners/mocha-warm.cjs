@@ -3,9 +3,10 @@
 // and the run's own environment variables, runs mocha's own command line in this process with
 // them, and prints a marker line with the id when the run is over. Between runs it keeps mocha,
 // its command-line parser and the repository's dependencies loaded, which is most of what a cold
-// start spends. The repository's own modules load afresh in each run, as in a new process: its
-// CommonJS modules are dropped from the require cache, and module hooks (mocha-warm-hooks.mjs)
-// give every ES module of it, and every file mocha imports, a URL of the run.
+// start spends. Every module that is no dependency loads afresh in each run, as in a new process
+// (the repository's own, and one its tests write and load, a config in the temp folder): CommonJS
+// modules are dropped from the require cache, and module hooks (mocha-warm-hooks.mjs) give every
+// ES module, and every file mocha imports, a URL of the run.
 //
 // A run is only as faithful as the process it starts in. The server retires after any run that
 // leaves what a fresh process would not have (a timer or other handle still open, a new global, a
@@ -75,8 +76,8 @@ const refuse = (id, why) => {
 /** The number of the current run, shared with the module hooks. */
 const currentRun = new Int32Array(new SharedArrayBuffer(4));
 if (typeof register === 'function')
-  register(pathToFileURL(join(__dirname, 'mocha-warm-hooks.mjs')).href, { data: { root, run: currentRun.buffer } });
-const isRepositoryFile = (file) => file.startsWith(root + sep) && !file.split(sep).includes('node_modules');
+  register(pathToFileURL(join(__dirname, 'mocha-warm-hooks.mjs')).href, { data: { run: currentRun.buffer } });
+const isDependency = (file) => file.split(sep).includes('node_modules');
 
 /** Node options in the arguments or the repository's config: mocha's bin runs those in a child process. */
 function needsNodeOptions(args) {
@@ -84,9 +85,9 @@ function needsNodeOptions(args) {
   return Object.keys(options).some((key) => key === 'node-option' || (key !== '_' && isNodeFlag(key, false)));
 }
 
-/** Drops the repository's own modules (never its dependencies) from the require cache. */
-function forgetRepositoryModules() {
-  for (const file of Object.keys(require.cache)) if (isRepositoryFile(file)) delete require.cache[file];
+/** Drops every module but the dependencies from the require cache. */
+function forgetOwnModules() {
+  for (const file of Object.keys(require.cache)) if (!isDependency(file)) delete require.cache[file];
 }
 
 const openResources = () => (typeof process.getActiveResourcesInfo === 'function' ? process.getActiveResourcesInfo().length : 0);
@@ -164,7 +165,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     for (const key of Object.keys(process.env)) if (!(key in baseEnv)) delete process.env[key];
     Object.assign(process.env, baseEnv, env);
     process.exitCode = undefined;
-    forgetRepositoryModules();
+    forgetOwnModules();
     Atomics.add(currentRun, 0, 1);
     const before = holdings();
     await runMocha(args);

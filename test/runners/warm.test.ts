@@ -74,7 +74,26 @@ describe.each([
   it('gives the results of a cold run, sees a changed source file, ends a hanging test, and starts afresh after a run that leaves state', async () => {
     const sandbox = await LocalSandbox.copyOf(join(FIXTURES, fixture), join(tempDir(`warm-${fixture}`), 'repo'));
     try {
-      const testFiles = ['test/basic.test.js', 'test/hang.test.js', 'test/leak.test.js', 'test/pollute.test.js', 'test/pid.test.js'];
+      const testFiles = [
+        'test/basic.test.js',
+        'test/hang.test.js',
+        'test/leak.test.js',
+        'test/pollute.test.js',
+        'test/pid.test.js',
+        'test/written.test.js',
+      ];
+      // A module the test writes outside the repository and loads (a config in the temp folder), in both module systems.
+      await sandbox.writeFile(
+        'test/written.test.js',
+        "const { writeFileSync } = require('node:fs');\nconst { tmpdir } = require('node:os');\nconst { join } = require('node:path');\nconst { pathToFileURL } = require('node:url');\n" +
+          "it('starts without what an earlier run left', async () => {\n" +
+          '  const mine = String(Math.random());\n' +
+          "  writeFileSync(join(tmpdir(), 'written.cjs'), `module.exports = '${mine}';`);\n" +
+          "  writeFileSync(join(tmpdir(), 'written.mjs'), `export default '${mine}';`);\n" +
+          "  if (require(join(tmpdir(), 'written.cjs')) !== mine) throw new Error('required what an earlier run wrote');\n" +
+          "  if ((await import(pathToFileURL(join(tmpdir(), 'written.mjs')).href)).default !== mine) throw new Error('imported what an earlier run wrote');\n" +
+          '});\n',
+      );
       await sandbox.writeFile(
         'test/pollute.test.js',
         "it('starts without what an earlier run left', () => {\n  if ({}.polluted !== undefined) throw new Error('an earlier run polluted Object.prototype');\n  JSON.parse('{\"__proto__\": {}}');\n  Object.prototype.polluted = 'yes';\n});\n",
@@ -105,8 +124,8 @@ describe.each([
       for (let run = 0; run < 2; run++) expect((await runTests(sandbox, mocha, pids)).kind).toBe('results');
       const [first, second] = (await sandbox.readFile('pids.log')).trim().split('\n');
       expect(second).toBe(first);
-      // A timer left running, and a polluted Object.prototype, are not there for the next run.
-      for (const file of ['test/leak.test.js', 'test/pollute.test.js'])
+      // A timer left running, a polluted Object.prototype, and a module loaded from outside the repository, are not there for the next run.
+      for (const file of ['test/leak.test.js', 'test/pollute.test.js', 'test/written.test.js'])
         for (let run = 0; run < 2; run++)
           expect(statuses(await runTests(sandbox, mocha, { ...basic, only: [file], warm: true }))).toEqual([
             [`${file}::starts without what an earlier run left`, 'pass'],
