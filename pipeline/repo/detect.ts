@@ -835,7 +835,19 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   const delegated = steps.filter((_, index) => kinds[index]!.kind === 'delegate').map(commandLine);
   if (delegated.length > 0) reasons.push(`the test script hands the tests to the workspace packages: ${delegated.join('; ')}`);
 
-  reasons.push(`install: ${install} (${packageManager})`);
+  // A test script that calls a runner the repository depends on nowhere counted on one installed
+  // globally (once common): the install adds it where nothing else (a tool kit) put it there.
+  const runnerPackage = chosen && !selfRunning && workspaceRoot === undefined ? adapter.package : undefined;
+  const addsRunner =
+    runnerPackage !== undefined &&
+    adapter.newestMajor !== undefined &&
+    !(runnerPackage in dependencies) &&
+    packageManager === 'npm' &&
+    install !== null;
+  const fullInstall = addsRunner
+    ? `${install} && { test -e node_modules/${runnerPackage} || npm install --no-save ${runnerPackage}@${adapter.newestMajor}; }`
+    : install;
+  reasons.push(`install: ${fullInstall} (${packageManager}${addsRunner ? `; the repository depends on no ${runnerPackage}` : ''})`);
   const env: Record<string, string> = { ...chosen?.call.step.env };
   for (const [dependency, name, value] of OFFLINE_INSTALL) if (dependency in dependencies) env[name] = value;
 
@@ -846,7 +858,7 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   const profile: DetectedProfile = {
     node: profileNode(facts, undefined, { runsTypeScript }),
     packageManager,
-    install,
+    install: fullInstall,
     build,
     buildBeforeTests: build !== null,
     runner: adapter.name as RunnerName,

@@ -38,6 +38,7 @@ export const ava: RunnerAdapter = {
     },
   },
   package: 'ava',
+  newestMajor: 6,
   isolatesFiles: true,
   skipsTests: true,
   command(request) {

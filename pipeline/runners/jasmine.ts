@@ -15,6 +15,7 @@ export const jasmine: RunnerAdapter = {
   detection: jasmineDetection,
   vocabulary: { modules: [], testFunctions: ['it'], assertions: [], expectations: ['expect'], nodeAssert: EXPECT_MATCHERS },
   package: 'jasmine',
+  newestMajor: 5,
   isolatesFiles: false,
   command(request) {
     const { testFiles, only, args, reportFile, tools } = request;

@@ -30,6 +30,7 @@ export const jest: RunnerAdapter = {
     globals: ['jest'],
   },
   package: 'jest',
+  newestMajor: 30,
   isolatesFiles: true,
   skipsTests: true,
   findsTestFiles: true,

@@ -26,6 +26,7 @@ export const mocha: RunnerAdapter = {
     chainWords: CHAI_CHAIN_WORDS,
   },
   package: 'mocha',
+  newestMajor: 11,
   isolatesFiles: false,
   warmServer: 'mocha-warm.cjs',
   warmCoverage: true,

@@ -33,6 +33,7 @@ export const nodeunit: RunnerAdapter = {
     expectations: [],
   },
   package: 'nodeunit',
+  newestMajor: 0,
   isolatesFiles: false,
   command(request) {
     const { testFiles, only, args, reportFile, tools } = request;

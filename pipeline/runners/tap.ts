@@ -36,6 +36,7 @@ export const tap: RunnerAdapter = {
     },
   },
   package: 'tap',
+  newestMajor: 21,
   isolatesFiles: true,
   command(request) {
     const { testFiles, only, args, reportFile, tools, version } = request;

@@ -68,6 +68,7 @@ export const tape: RunnerAdapter = {
     },
   },
   package: 'tape',
+  newestMajor: 5,
   isolatesFiles: false,
   command(request) {
     const { testFiles, only, args, reportFile, tools, version } = request;

@@ -165,6 +165,11 @@ export interface RunnerAdapter {
   name: RunnerName;
   /** The npm package that provides the runner, whose installed version `command` is told. */
   package?: string;
+  /**
+   * The newest major of `package` the adapter is tested with: what the install adds to a
+   * repository whose test script calls the runner and that depends on none (one installed globally).
+   */
+  newestMajor?: number;
   detection: RunnerDetection;
   vocabulary: TestVocabulary;
   /**

@@ -34,6 +34,7 @@ export const uvu: RunnerAdapter = {
     },
   },
   package: 'uvu',
+  newestMajor: 0,
   isolatesFiles: false,
   command(request) {
     const { testFiles, only, args, reportFile, tools } = request;

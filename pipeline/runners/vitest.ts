@@ -33,6 +33,7 @@ export const vitest: RunnerAdapter = {
     chainWords: CHAI_CHAIN_WORDS,
   },
   package: 'vitest',
+  newestMajor: 4,
   isolatesFiles: true,
   skipsTests: true,
   findsTestFiles: true,

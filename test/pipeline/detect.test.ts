@@ -79,6 +79,18 @@ describe('profile detection', () => {
     });
   });
 
+  it('installs the runner the test script calls when the repository depends on none (one installed globally)', () => {
+    const files = { 'index.js': 'module.exports = {};\n', 'test.js': "require('should');\n" };
+    expect(detectProfile(repo({ scripts: { test: 'mocha' }, devDependencies: { should: '8' } }, files))).toMatchObject({
+      runner: 'mocha',
+      install: 'npm install && { test -e node_modules/mocha || npm install --no-save mocha@11; }',
+    });
+    // Declared, it comes with the install as it is.
+    expect(detectProfile(repo({ scripts: { test: 'mocha' }, devDependencies: { mocha: '3' } }, files))).toMatchObject({
+      install: 'npm install',
+    });
+  });
+
   it('takes the build script as the build when a helper the tests import runs a script the build writes', () => {
     const files = {
       '.gitignore': 'node_modules/\ndist\ncoverage\n',
