@@ -530,7 +530,7 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
           // A package folder (`require('..')`) loads what its package.json names.
           if (facts.read(folder === '' ? 'package.json' : `${folder}/package.json`) !== undefined)
             return unbuiltPackage(facts, folder) !== null;
-          return ignored.has(path.split('/')[0]!) || !exists(path);
+          return ignored.has(topFolder(path)) || !exists(path);
         }) ||
         importedModules(text).some((specifier) => unbuiltPackages.has(packageName(specifier))) ||
         [file, ...relativeImports(facts, file).filter((helper) => topFolder(helper) === topFolder(file))].some((named) =>
@@ -540,7 +540,7 @@ function testsLoadBuiltFiles(facts: RepoFacts, tests: string[]): boolean {
     });
 }
 
-const topFolder = (path: string) => path.split('/')[0];
+const topFolder = (path: string) => path.split('/')[0] ?? '';
 
 /** Folders a .gitignore names that hold no build's output. */
 const NOT_BUILT_FOLDERS = new Set(['node_modules', 'coverage', '.nyc_output']);
@@ -549,7 +549,7 @@ const NOT_BUILT_FOLDERS = new Set(['node_modules', 'coverage', '.nyc_output']);
 function namesIgnoredScript(text: string, file: string, ignored: Set<string>): boolean {
   return [...text.matchAll(/['"`](\.{1,2}\/[\w@./-]+\.[cm]?js)['"`]/g)].some(([, literal]) => {
     const folder = topFolder(posix.normalize(posix.join(posix.dirname(file), literal!)));
-    return folder !== undefined && ignored.has(folder) && !NOT_BUILT_FOLDERS.has(folder);
+    return ignored.has(folder) && !NOT_BUILT_FOLDERS.has(folder);
   });
 }
 
