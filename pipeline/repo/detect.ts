@@ -9,6 +9,7 @@ import { packageManagerOf } from './package-manager.js';
 import type { RepoProfile } from './profile.js';
 import { follow } from './command-files.js';
 import { commandLine, parseScript, runsNoTest, type SimpleCommand } from './shell.js';
+import { installedManager, scriptCall, scriptRun, type InstalledManager } from './script-calls.js';
 
 export type { RepoFacts } from './facts.js';
 export { factsOf } from './facts.js';
@@ -122,6 +123,38 @@ const CHECKS = new Set([
   'flow',
   'svelte-check',
 ]);
+/**
+ * Commands that write no file a test reads: they print (`TZ=UTC date`, `node --version`), wait, or
+ * remove. A removal belongs to a build that writes something after it (`rimraf dist && tsc`); on
+ * its own, or beside other such steps, it is no build.
+ */
+const PRINTS_ONLY = new Set([
+  'date',
+  'printf',
+  'pwd',
+  'ls',
+  'cat',
+  'whoami',
+  'uname',
+  'hostname',
+  'id',
+  'sleep',
+  'which',
+  'type',
+  'env',
+  'printenv',
+  'test',
+  '[',
+  ':',
+]);
+const REMOVES = new Set(['rm', 'rimraf', 'del', 'del-cli', 'trash', 'shx']);
+const printsVersion = (words: string[]) => words.length === 2 && /^(-v|--version)$/.test(words[1]!);
+/** `cat a > dist/a`, `date > build-time.txt`: a step's output sent to a file writes that file. */
+const writesAFile = (step: Step) => (step.redirects ?? []).some((redirect) => /^\d?(>>?|&>) (?!\/dev\/null$)/.test(redirect));
+const writesNothing = (step: Step) => !writesAFile(step) && (PRINTS_ONLY.has(step.words[0] ?? '') || printsVersion(step.words));
+const onlyRemoves = (steps: Step[]) =>
+  steps.every((step) => REMOVES.has(step.words[0] ?? '') && (step.words[0] !== 'shx' || step.words[1] === 'rm'));
+
 /** Commands that hand a task to every workspace package (the monorepo's own runner of scripts). */
 const DELEGATES = new Set(['lerna', 'turbo', 'nx', 'wsrun', 'ultra']);
 /** Environment that keeps installs from downloading browsers and binaries, which cannot be reached and are never needed. */
@@ -207,52 +240,18 @@ const WRAPPER_OPTIONS_WITH_VALUE = new Set([
 ]);
 
 /** One command the test script runs, after following `npm run` and friends, with the environment it inherits. */
-interface Step {
-  env: Record<string, string>;
-  words: string[];
+interface Step extends SimpleCommand {
   /** The script it was written in. */
   script: string;
   phase: 'pretest' | 'test';
-}
-
-/** `npm run x -- args`, `yarn x`, `pnpm run x`, `run-s a b`: the scripts it runs and the words it passes on. */
-function scriptCall(words: string[], scripts: Record<string, string>): { names: string[]; extra: string[] } | null {
-  const [tool, ...rest] = words;
-  const isScript = (name: string | undefined): name is string => name !== undefined && scripts[name] !== undefined;
-  const afterDashes = (list: string[]) => (list.includes('--') ? list.slice(list.indexOf('--') + 1) : []);
-  if (tool === 'npm' || tool === 'pnpm' || tool === 'yarn' || tool === 'bun') {
-    const flags = rest.filter((word) => word.startsWith('-'));
-    // Workspace-wide calls run every package's script: that is the monorepo's concern, not one script's.
-    if (flags.some((flag) => /^(--workspaces?|-ws|-w|-r|--recursive|--filter|-F|--if-present-in)/.test(flag))) return null;
-    const plain = rest.filter((word) => !word.startsWith('-'));
-    const verb = plain[0];
-    if (tool === 'npm' && (verb === 'test' || verb === 't' || verb === 'tst')) return { names: ['test'], extra: afterDashes(rest) };
-    const name = verb === 'run' || verb === 'run-script' ? plain[1] : verb;
-    if (!isScript(name) || (tool === 'npm' && verb !== 'run' && verb !== 'run-script' && verb !== 'start')) return null;
-    const extra = tool === 'yarn' ? rest.slice(rest.indexOf(name) + 1) : afterDashes(rest);
-    return { names: [name], extra };
-  }
-  if (tool === 'run-s' || tool === 'run-p' || tool === 'npm-run-all' || tool === 'npm-run-all2') {
-    const patterns = rest.filter((word) => !word.startsWith('-'));
-    const names = patterns.flatMap((pattern) => {
-      const [scriptPattern] = pattern.split(' ');
-      const expression = new RegExp(
-        `^${scriptPattern!
-          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-          .replace(/\*\*/g, '.*')
-          .replace(/\*/g, '[^:]*')}$`,
-      );
-      return Object.keys(scripts).filter((script) => expression.test(script));
-    });
-    return names.length > 0 ? { names, extra: [] } : null;
-  }
-  return null;
 }
 
 /** What expanding a script reads from: the package.json scripts and the repository's files; `notes` collects what it could not follow. */
 interface Expansion {
   scripts: Record<string, string>;
   facts: RepoFacts;
+  /** The repository's package manager, whose rules say what a script call runs. */
+  manager: InstalledManager;
   notes: string[];
 }
 
@@ -289,14 +288,11 @@ function expandCommands(
         .filter((word) => !word.startsWith('-'))
         .flatMap((part) => expandCommands(context, parseScript(part), name, stepEnv, phase, [], seen));
     }
-    const step: Step = { env: stepEnv, words, script: name, phase };
+    const step: Step = { env: stepEnv, words, redirects: command.redirects, script: name, phase };
     // `c8 npm run test-api`: a coverage wrapper's script call is followed; swesynth measures coverage itself.
-    const call = scriptCall(words, scripts) ?? scriptCall(unwrapTool(step).words, scripts);
+    const call = scriptCall(words, scripts, context.manager) ?? scriptCall(unwrapTool(step).words, scripts, context.manager);
     if (!call) return followed(context, step, seen);
-    return call.names.flatMap((called, position) => [
-      ...expandScript(context, `pre${called}`, stepEnv, phase, [], seen),
-      ...expandScript(context, called, stepEnv, phase, position === call.names.length - 1 ? call.extra : [], seen),
-    ]);
+    return call.flatMap((run) => expandScript(context, run.name, stepEnv, phase, run.extra, seen));
   });
 }
 
@@ -443,7 +439,7 @@ function classify(step: Step): StepKind {
   // `tsc --noEmit`, `tsc --emitDeclarationOnly`: types checked or declared, no JavaScript the tests run.
   const typeCheckOnly =
     (head === 'tsc' || head === 'vue-tsc') && rest.some((word) => /^--(noEmit|emitDeclarationOnly)(=true)?$/.test(word));
-  if (CHECKS.has(head) || typeCheckOnly || head === '') return { kind: 'check' };
+  if (CHECKS.has(head) || typeCheckOnly || writesNothing(step) || head === '') return { kind: 'check' };
   return { kind: 'build' };
 }
 
@@ -759,12 +755,14 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   const dependencies = dependenciesOf(facts);
   const reasons: string[] = [];
   const testScript = testScriptOf(scripts);
-  const context: Expansion = { scripts, facts, notes: [] };
+  const { packageManager, install, why: managerWhy } = packageManagerOf(facts);
+  // A workspace package's scripts run with the root's package manager.
+  const manager = installedManager(workspaceRoot ? packageManagerOf(workspaceRoot).install : install);
+  const context: Expansion = { scripts, facts, manager, notes: [] };
   const steps = testScript
-    ? [
-        ...expandScript(context, `pre${testScript}`, {}, 'pretest', [], new Set()),
-        ...expandScript(context, testScript, {}, 'test', [], new Set()),
-      ].map(unwrapTool)
+    ? scriptRun(testScript, manager)
+        .flatMap((run) => expandScript(context, run.name, {}, run.name === `pre${testScript}` ? 'pretest' : 'test', [], new Set()))
+        .map(unwrapTool)
     : [];
   reasons.push(
     testScript ? `test script "${testScript}": ${scripts[testScript]}` : 'no test script: the runner comes from the dependencies',
@@ -809,7 +807,7 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
     if (kind !== 'build' || writesNoJavaScript(step, facts)) return false;
     return step.phase === 'pretest' || (chosen !== null && index < chosen.call.index);
   });
-  const { packageManager, install } = packageManagerOf(facts);
+  if (onlyRemoves(buildSteps)) buildSteps.length = 0;
   let build = buildSteps.length > 0 ? underPackageManager(buildSteps, scripts, install) : null;
   let buildRuns = buildSteps;
   if (build)
@@ -824,10 +822,12 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
     ['compile', 'the "compile" script: the tests load files it writes, which nothing else before them does'],
   ] as const) {
     if (build) break;
-    const scriptSteps = expandScript(context, name, {}, 'pretest', [], new Set())
+    if (scripts[name] === undefined) continue;
+    const scriptSteps = scriptRun(name, manager)
+      .flatMap((run) => expandScript(context, run.name, {}, 'pretest', [], new Set()))
       .map(unwrapTool)
       .filter((step) => classify(step).kind === 'build' && !NOT_BUILDS.has(step.words[0] ?? '') && !writesNoJavaScript(step, facts));
-    if (scriptSteps.length === 0 || !loadsBuilt) continue;
+    if (scriptSteps.length === 0 || onlyRemoves(scriptSteps) || !loadsBuilt) continue;
     build = underPackageManager(scriptSteps, scripts, install);
     buildRuns = scriptSteps;
     reasons.push(`build: ${build} (${why})`);
@@ -847,7 +847,8 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   const fullInstall = addsRunner
     ? `${install} && { test -e node_modules/${runnerPackage} || npm install --no-save ${runnerPackage}@${adapter.newestMajor}; }`
     : install;
-  reasons.push(`install: ${fullInstall} (${packageManager}${addsRunner ? `; the repository depends on no ${runnerPackage}` : ''})`);
+  const notes = [managerWhy, addsRunner && `the repository depends on no ${runnerPackage}`].filter(Boolean);
+  reasons.push(`install: ${fullInstall} (${[packageManager, ...notes].join('; ')})`);
   const env: Record<string, string> = { ...chosen?.call.step.env };
   for (const [dependency, name, value] of OFFLINE_INSTALL) if (dependency in dependencies) env[name] = value;
 

@@ -1,18 +1,23 @@
 /**
  * Reads a package.json script as a POSIX shell would split it: simple commands joined by `&&`,
  * `||`, `;`, `|`, `&` or newlines (subshell parentheses only group), each with its leading
- * `NAME=value` assignments and its words, quotes and backslashes removed.
+ * `NAME=value` assignments, its words (quotes and backslashes removed) and its redirections.
  */
 export interface SimpleCommand {
   env: Record<string, string>;
   words: string[];
+  /** Redirections as a shell reads them again (`> src/version.ts`, `2>&1`): never words of the command. */
+  redirects?: string[];
 }
+
+/** `>`, `>>`, `<`, `&>`, each with an optional file descriptor before it (`2>`); `>&1` needs no target. */
+const REDIRECT = /^(\d?)(>>|>&\d|>|<|&>)/;
 
 const OPERATORS = ['&&', '||', ';', '|', '&', '\n', '(', ')'];
 
 /** Words and operators, in order; an operator is returned as `{ operator }`. */
-function tokens(script: string): Array<string | { operator: string }> {
-  const out: Array<string | { operator: string }> = [];
+function tokens(script: string): Array<string | { operator: string } | { redirect: string }> {
+  const out: Array<string | { operator: string } | { redirect: string }> = [];
   let word: string | null = null;
   const push = () => {
     if (word !== null) out.push(word);
@@ -20,8 +25,14 @@ function tokens(script: string): Array<string | { operator: string }> {
   };
   for (let i = 0; i < script.length; i++) {
     const char = script[i]!;
+    // A redirection, with the file descriptor the word so far holds (`2>`), if it is one.
+    const redirect = /[<>&]/.test(char) && (word === null || /^\d$/.test(word)) ? REDIRECT.exec(`${word ?? ''}${script.slice(i)}`) : null;
     const operator = OPERATORS.find((op) => script.startsWith(op, i));
-    if (operator) {
+    if (redirect && (char !== '&' || script[i + 1] === '>')) {
+      word = null;
+      out.push({ redirect: redirect[0] });
+      i += redirect[0].length - redirect[1]!.length - 1;
+    } else if (operator) {
       push();
       out.push({ operator });
       i += operator.length - 1;
@@ -57,13 +68,25 @@ function tokens(script: string): Array<string | { operator: string }> {
 export function parseScript(script: string, keepAssignments = false): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
   let current: SimpleCommand = { env: {}, words: [] };
+  let redirect: string | null = null;
   const end = () => {
     if (current.words.length > 0 || (keepAssignments && Object.keys(current.env).length > 0)) commands.push(current);
     current = { env: {}, words: [] };
   };
   for (const token of tokens(script)) {
+    if (typeof token !== 'string' && 'redirect' in token) {
+      // `>&1` is whole; the others take the next word as their file.
+      if (/&\d$/.test(token.redirect)) current.redirects = [...(current.redirects ?? []), token.redirect];
+      else redirect = token.redirect;
+      continue;
+    }
     if (typeof token !== 'string') {
       end();
+      continue;
+    }
+    if (redirect !== null) {
+      current.redirects = [...(current.redirects ?? []), `${redirect} ${quoted(token)}`];
+      redirect = null;
       continue;
     }
     const assignment = /^([A-Za-z_]\w*)=(.*)$/s.exec(token);
@@ -75,9 +98,14 @@ export function parseScript(script: string, keepAssignments = false): SimpleComm
 }
 
 /** A command line again, quoting only the words that need it. */
+const quoted = (word: string) => (/^[\w@%+=:,./*?{}[\]-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
 export function commandLine(command: SimpleCommand): string {
-  const quote = (word: string) => (/^[\w@%+=:,./*?{}[\]-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
-  return [...Object.entries(command.env).map(([name, value]) => `${name}=${quote(value)}`), ...command.words.map(quote)].join(' ');
+  return [
+    ...Object.entries(command.env).map(([name, value]) => `${name}=${quoted(value)}`),
+    ...command.words.map(quoted),
+    ...(command.redirects ?? []),
+  ].join(' ');
 }
 
 /** Commands that print or exit and run nothing: `echo "Error: no test specified" && exit 1`, `echo no tests`. */

@@ -297,6 +297,50 @@ describe('profile detection', () => {
     expect(inside).toMatchObject({ runner: 'mocha', build: 'tsc && node scripts/copy.js', buildBeforeTests: true });
   });
 
+  it('takes no step that only prints, waits or removes for a build', () => {
+    const zones = 'TZ=Asia/Tokyo date && TZ=America/New_York date && TZ=UTC date';
+    const scripts = { test: 'npm run tz && jest', tz: zones };
+    expect(detectProfile(repo({ scripts, devDependencies: { jest: '29' } }))).toMatchObject({ runner: 'jest', build: null });
+    const versions = { pretest: 'node --version && npm -v && rimraf coverage', test: 'mocha' };
+    expect(detectProfile(repo({ scripts: versions }))).toMatchObject({ build: null, buildBeforeTests: false });
+    // A removal before a step that writes stays part of the build.
+    expect(detectProfile(repo({ scripts: { pretest: 'rimraf build && date && tsc', test: 'mocha' } })).build).toBe('rimraf build && tsc');
+    // Printed into a file, it writes that file.
+    expect(detectProfile(repo({ scripts: { pretest: 'date > build-time.txt', test: 'mocha' } })).build).toBe('date > build-time.txt');
+  });
+
+  it('keeps the redirections of a build step, so a step that writes a file with `>` still writes it', () => {
+    const scripts = {
+      precompile: `node -p "'export const VERSION = ' + JSON.stringify(require('./package.json').version)" > src/version.ts`,
+      compile: 'tsc -p . 2>&1',
+      test: 'mocha',
+    };
+    const files = { '.gitignore': 'dist\n', 'src/index.ts': '', 'test/index.js': "require('../dist/index.js');\n" };
+    expect(detectProfile(repo({ scripts, devDependencies: { mocha: '10' } }, files)).build).toBe(
+      `node -p ''\\''export const VERSION = '\\'' + JSON.stringify(require('\\''./package.json'\\'').version)' > src/version.ts && tsc -p . 2>&1`,
+    );
+  });
+
+  it("forwards a script call's arguments and runs its hooks as the repository's package manager does", () => {
+    const scripts = { test: 'yarn run build -- -m && mocha', build: 'rollup -c', prebuild: 'node gen.js', postbuild: 'node copy.js' };
+    const build = (lockfile: Record<string, string>, packageManager?: string) =>
+      detectProfile(repo({ scripts, packageManager, devDependencies: { mocha: '10' } }, lockfile)).build;
+    // yarn 1 drops the `--` and runs the hooks; yarn 2+ passes the words as written and runs no hooks.
+    expect(build({ 'yarn.lock': '# yarn lockfile v1\n' })).toBe('node gen.js && rollup -c -m && node copy.js');
+    expect(build({ 'yarn.lock': '__metadata:\n  version: 8\n' })).toBe('rollup -c -- -m');
+    // pnpm 7 passes `--` on and runs no hooks; pnpm 8 and later run them.
+    const pnpm = { ...scripts, test: 'pnpm run build -- -m && mocha' };
+    const pnpmBuild = (packageManager: string) =>
+      detectProfile(repo({ scripts: pnpm, packageManager, devDependencies: { mocha: '10' } }, { 'pnpm-lock.yaml': '' })).build;
+    expect(pnpmBuild('pnpm@7.33.0')).toBe('rollup -c -- -m');
+    expect(pnpmBuild('pnpm@9.15.0')).toBe('node gen.js && rollup -c -- -m && node copy.js');
+    // npm passes what follows `--`, without it.
+    const npm = { ...scripts, test: 'npm run build -- -m && mocha' };
+    expect(detectProfile(repo({ scripts: npm, devDependencies: { mocha: '10' } })).build).toBe(
+      'node gen.js && rollup -c -m && node copy.js',
+    );
+  });
+
   it('keeps a pretest chain whole, to the step that writes what the tests import', () => {
     const scripts = {
       pretest: 'npm run lint && npm run build && node scripts/generate-data.js',
