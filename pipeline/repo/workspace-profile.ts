@@ -92,12 +92,21 @@ export async function workspaceFields(root: string, rootDetection: Detection, se
       `choose with --package <name|glob>: ${listed}`,
     );
   }
-  const reasons = [`workspace of ${all.length} packages; profiles for ${chosen.length}: ${chosen.map((pkg) => pkg.path).join(', ')}`];
   const env: Record<string, string> = {};
   const packageBuilds: string[] = [];
   const rootFacts = factsOf(root);
-  const packages = chosen.map((pkg): PackageProfile => {
-    const { profile, reasons: why } = detect(factsOf(join(root, pkg.path)), rootFacts);
+  const detected = chosen.map((pkg) => ({ pkg, ...detect(factsOf(join(root, pkg.path)), rootFacts) }));
+  // A package whose runner finds no test file globs at all has no suite to run: left out, with the reason.
+  const untested = detected.filter(({ profile }) => profile.tests.length === 0);
+  const tested = detected.filter(({ profile }) => profile.tests.length > 0);
+  if (tested.length === 0)
+    throw new UserError(
+      `no workspace package has test files its runner finds: ${untested.map(({ pkg, profile }) => `${pkg.path} (${profile.runner})`).join(', ')}`,
+      'name the packages to cover with --package <name|glob>, or set "runner" and "tests" for the root',
+    );
+  const reasons = [`workspace of ${all.length} packages; profiles for ${tested.length}: ${tested.map(({ pkg }) => pkg.path).join(', ')}`];
+  for (const { pkg, profile } of untested) reasons.push(`${pkg.path}: left out, ${profile.runner} finds no test files in it`);
+  const packages = tested.map(({ pkg, profile, reasons: why }): PackageProfile => {
     reasons.push(...why.filter((reason) => /^(runner|tests|build)/.test(reason)).map((reason) => `${pkg.path}: ${reason}`));
     Object.assign(env, profile.env);
     if (profile.build) packageBuilds.push(`(cd ${pkg.path} && ${profile.build})`);

@@ -165,6 +165,45 @@ describe('a workspace whose packages have test files and no test script', () => 
   });
 });
 
+describe('a workspace package', () => {
+  it('whose runner finds no test files is left out, and init says which and why', async () => {
+    const root = repo({
+      'package.json': { workspaces: ['packages/*'] },
+      'packages/words/package.json': { name: 'words', scripts: { test: 'node --test' } },
+      'packages/words/test/words.test.js': "const test = require('node:test');\n",
+      // A jest config whose only project lints: a test script, and no test for jest to run.
+      'packages/lint/package.json': { name: 'lint', scripts: { test: 'jest' }, devDependencies: { jest: '^29.0.0' } },
+      'packages/lint/jest.config.js':
+        "module.exports = { projects: [{ runner: 'jest-runner-eslint', testMatch: ['<rootDir>/src/**/*.js'] }] };\n",
+    });
+    const init = await swesynth(['init', root, '--repos', tempDir('repos'), '--no-probe', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const profile = RepoProfile.parse(JSON.parse(init.stdout));
+    expect(profile.packages?.map((pkg) => pkg.path)).toEqual(['packages/words']);
+    expect(init.stderr).toContain('packages/lint: left out, jest finds no test files in it');
+  });
+
+  it("is built by its own build script with the hooks its package manager runs, in the package's folder", async () => {
+    const root = repo({
+      'package.json': { workspaces: ['packages/*'] },
+      'package-lock.json': '{}',
+      'packages/core/package.json': {
+        name: 'core',
+        main: 'dist/index.js',
+        scripts: { test: 'mocha', precompile: 'node scripts/version.js > src/version.ts', compile: 'tsc -p .' },
+      },
+      'packages/core/.gitignore': 'dist\n',
+      'packages/core/src/index.ts': "export { VERSION } from './version';\n",
+      'packages/core/test/index.test.js': "require('../dist/index.js');\n",
+    });
+    const init = await swesynth(['init', root, '--repos', tempDir('repos'), '--no-probe', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(RepoProfile.parse(JSON.parse(init.stdout)).build).toBe(
+      '(cd packages/core && node scripts/version.js > src/version.ts && tsc -p .)',
+    );
+  });
+});
+
 /** The npm-workspace fixture: package a tested with mocha, package b (which imports a) with vitest. */
 const workspaceProfile = (url: string) => ({
   name: 'local/npm-workspace',
