@@ -11,7 +11,8 @@ import { exportDataset } from '../stages/export.js';
 import { doctor } from '../repo/doctor.js';
 import { init } from '../repo/init.js';
 import type { ProbeReport } from '../repo/probe.js';
-import { openRun } from './services.js';
+import { openRun, runStages } from './services.js';
+import { addBatchCommand } from './batch.js';
 import { requireEarlierStages, STAGES, timed } from '../stages/index.js';
 import type { StageName } from '../store/run-store.js';
 import { connectEngine, pruneContainers } from '../sandbox/docker.js';
@@ -225,17 +226,7 @@ Examples:
       'after',
       '\nExamples:\n  $ swesynth run repos/swesynth__example.json\n  $ swesynth run ../my-lib --max-candidates 100 --seed 7 --json\n  $ swesynth run ../my-lib --fresh\n  $ swesynth run ../my-lib --kill-only --max-candidates 1000   # kill rates per operator, fast\n',
     )
-    .action(async (target: string, _flags: unknown, command: Command) =>
-      execute(target, command, async (ctx) => {
-        const results: StageResult[] = [];
-        for (const stage of STAGES) {
-          results.push(await stage.run(ctx));
-          // A kill screen's verdicts make no tasks for the stages after it.
-          if (stage.name === 'validate' && ctx.options.killOnly) break;
-        }
-        return results;
-      }),
-    );
+    .action(async (target: string, _flags: unknown, command: Command) => execute(target, command, (ctx) => runStages(ctx)));
   stageCommand(program, 'setup', 'copy or clone the repository, install it and run the baseline to find stable, flaky and failing tests', [
     'swesynth setup ../my-lib',
     'swesynth setup repos/acme__widgets.json --baseline-runs 5',
@@ -437,6 +428,8 @@ Examples:
       const removed = await pruneContainers(await connectEngine(), { staleOnly: false });
       process.stdout.write(flags.json ? `${JSON.stringify({ removed })}\n` : `removed ${removed} container${removed === 1 ? '' : 's'}\n`);
     });
+
+  addBatchCommand(program, log);
 
   const statsCommand = program.command('stats');
   addOptions(statsCommand, ['config'])

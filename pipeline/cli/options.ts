@@ -436,13 +436,19 @@ function fromText(spec: AnySpec, text: string): unknown {
   return text;
 }
 
+/** How one command words an option: its description, and its default where the command takes another. */
+type Wording = string | { description: string; shownDefault: string | null };
+
 /** Adds the named options to a command, each checked by its type when parsed; `describe` words one for this command. */
-export function addOptions(command: Command, names: readonly OptionName[], describe: Partial<Record<OptionName, string>> = {}): Command {
+export function addOptions(command: Command, names: readonly OptionName[], describe: Partial<Record<OptionName, Wording>> = {}): Command {
   for (const name of names) {
     const spec: AnySpec = OPTIONS[name];
     if (!spec.flag) continue;
-    const shown = spec.shownDefault === undefined ? String(spec.default) : spec.shownDefault;
-    const flag = new Option(spec.flag, `${describe[name] ?? spec.description}${shown === null ? '' : ` (default ${shown})`}`);
+    const wording = describe[name];
+    const shownDefault = typeof wording === 'object' ? wording.shownDefault : spec.shownDefault;
+    const shown = shownDefault === undefined ? String(spec.default) : shownDefault;
+    const description = typeof wording === 'object' ? wording.description : (wording ?? spec.description);
+    const flag = new Option(spec.flag, `${description}${shown === null ? '' : ` (default ${shown})`}`);
     if (spec.type instanceof z.ZodEnum) flag.choices(spec.type.options as string[]);
     else if (flag.required) {
       flag.argParser((text: string) => {

@@ -4,12 +4,13 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { SearchOutcome } from '../solve/search.js';
 import type { Logger } from '../common/logger.js';
-import type { StageContext } from '../stages/context.js';
+import type { StageContext, StageResult } from '../stages/context.js';
 import { keepRunShape, runOptionsFrom, type OptionValues, type ResolvedOptions } from './options.js';
 import { UserError } from '../common/errors.js';
 import { ownedFolder, removeOrphans } from '../common/process-alive.js';
 import { selfCheckOf, sourceOfRun } from '../stages/export.js';
-import { requireEarlierStages } from '../stages/index.js';
+import { requireEarlierStages, STAGES } from '../stages/index.js';
+import type { StageName } from '../store/run-store.js';
 import { writeDataset } from '../dataset/write.js';
 import { evaluate, loadDataset, readPredictions, treeBuilds, type EvaluationReport, type Prediction } from '../dataset/grading.js';
 import type { DatasetRepo, Instance } from '../dataset/instance.js';
@@ -61,6 +62,17 @@ export async function openRun({ target, options, log, keepShape }: OpenRunOption
     store.close();
     throw error;
   }
+}
+
+/** Every stage in order, each named to `onStage` as it starts; a kill screen's verdicts make no tasks, so it stops after validate. */
+export async function runStages(ctx: StageContext, onStage: (stage: StageName) => void = () => undefined): Promise<StageResult[]> {
+  const results: StageResult[] = [];
+  for (const stage of STAGES) {
+    onStage(stage.name);
+    results.push(await stage.run(ctx));
+    if (stage.name === 'validate' && ctx.options.killOnly) break;
+  }
+  return results;
 }
 
 /** Where the run exported last, unless told where to export: a rerun then reports that export instead of writing another. */

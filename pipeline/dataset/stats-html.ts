@@ -91,8 +91,23 @@ function table(rows: readonly FunnelRow[], total: FunnelRow, first: string): str
   return `<table><thead>${line(head, 'th')}</thead><tbody>${rows.map((row) => line(cells(row))).join('')}</tbody><tfoot>${line(cells({ ...total, operator: 'all' }))}</tfoot></table>`;
 }
 
-/** A self-contained HTML report (no scripts, no external files) of a stats result. */
-export function statsHtml(stats: Stats, title: string): string {
+/** A table of text cells that a command puts above the funnel, such as the repositories of a batch. */
+export interface TextTable {
+  heading: string;
+  columns: string[];
+  rows: string[][];
+  note?: string;
+}
+
+function textTable({ heading, columns, rows, note }: TextTable): string {
+  const line = (values: string[], tag = 'td') => `<tr>${values.map((value) => `<${tag}>${escape(value)}</${tag}>`).join('')}</tr>`;
+  return `<h2>${escape(heading)}</h2>
+<table class="text"><thead>${line(columns, 'th')}</thead><tbody>${rows.map((row) => line(row)).join('')}</tbody></table>
+${note ? `<p>${escape(note)}</p>` : ''}`;
+}
+
+/** A self-contained HTML report (no scripts, no external files) of a stats result, with `tables` first. */
+export function statsHtml(stats: Stats, title: string, tables: readonly TextTable[] = []): string {
   const { total } = stats.overall;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
@@ -103,9 +118,11 @@ th, td { padding: 4px 10px; border-bottom: 1px solid #e0e0e0; text-align: right;
 th:first-child, td:first-child { text-align: left; }
 tfoot td { font-weight: 600; border-top: 2px solid #9e9e9e; }
 .headline { font-size: 1.2rem; }
+table.text td { text-align: left; }
 </style></head><body>
 <h1>${escape(title)}</h1>
 <p class="headline">${total.kept} kept of ${total.validated} validated candidates: yield <strong>${percent(total.yield)}</strong> (95% CI ${percent(total.low)} – ${percent(total.high)}), ${total.tasks} tasks, over ${stats.repos.length} ${stats.repos.length === 1 ? 'repository' : 'repositories'}.</p>
+${tables.map(textTable).join('\n')}
 <h2>Yield by operator</h2>
 ${chart(stats.overall.operators)}
 <h2>Funnel by operator</h2>

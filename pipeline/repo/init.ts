@@ -8,7 +8,7 @@ import { git } from '../common/git.js';
 import { detect, importedModules } from './detect.js';
 import { factsOf, type RepoFacts } from './facts.js';
 import { devDependencyUnfetchable, showsUnfetchable } from './install-sources.js';
-import { installRetryOf, type InstallContext } from './package-manager.js';
+import { installRetryOf, pnpmMajors, type InstallContext } from './package-manager.js';
 import { runnerNamed } from '../runners/index.js';
 import { repositoryName } from './name.js';
 import { probe, type ProbeReport } from './probe.js';
@@ -39,6 +39,17 @@ export interface InitResult {
   /** What detection read, one line per decision. */
   reasons: string[];
   probe: ProbeReport | null;
+}
+
+/** Init wrote a profile that does not work yet: the error names it, for whoever edits it and runs it. */
+export class UnworkingProfileError extends UserError {
+  constructor(
+    readonly path: string,
+    message: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
 }
 
 /**
@@ -106,7 +117,8 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
 
     const listed = workspace?.packages ?? facts.glob(profile.tests);
     if (listed.length === 0 && !profile.build && !options.probe) {
-      throw new UserError(
+      throw new UnworkingProfileError(
+        path,
         `wrote ${path}, but its "tests" (${profile.tests.join(', ')}) find no file`,
         `set "tests" in ${path} to globs that find the test files`,
       );
@@ -142,7 +154,11 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
           continue;
         }
         if (error instanceof UserError)
-          throw new UserError(`wrote ${path}, but it does not work yet: ${error.message}`, error.hint?.replace(/the profile/g, path));
+          throw new UnworkingProfileError(
+            path,
+            `wrote ${path}, but it does not work yet: ${error.message}`,
+            error.hint?.replace(/the profile/g, path),
+          );
         throw error;
       }
     }
@@ -151,16 +167,19 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
   }
 }
 
-/** What an install retry may know beside the output: the manifest, and a tool the tests never load that could not be fetched. */
+/**
+ * What an install retry may know beside the output: the manifest, the pnpm majors that read the lockfile,
+ * and a tool the tests never load that could not be fetched.
+ */
 async function installContext(facts: RepoFacts, profile: RepoProfile, output: string): Promise<InstallContext> {
-  const manifest = facts.packageJson;
-  if (!showsUnfetchable(output)) return { manifest };
+  const known = { manifest: facts.packageJson, pnpmMajors: pnpmMajors(facts).majors };
+  if (!showsUnfetchable(output)) return known;
   const tool = await devDependencyUnfetchable(facts, output);
   const loaded = (name: string) =>
     facts
       .glob(profile.tests)
       .some((file) => importedModules(facts.read(file) ?? '').some((module) => module === name || module.startsWith(`${name}/`)));
-  return { manifest, unfetchableTool: tool !== null && tool !== runnerNamed(profile.runner).package && !loaded(tool) ? tool : null };
+  return { ...known, unfetchableTool: tool !== null && tool !== runnerNamed(profile.runner).package && !loaded(tool) ? tool : null };
 }
 
 /** Writes a profile whole or not at all: it is never left half-written. */
