@@ -118,10 +118,18 @@ export function satisfies(version: string, requirement: string): boolean {
  * none does, the requirement itself, for the package registry to resolve.
  */
 export function nodeToInstall(requirement: string): string {
-  const newest = (line: number): Version => [line, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-  const intervals = parseRange(requirement) ?? [];
-  const line = NODE_LINES.find((candidate) => intervals.some((interval) => inside(interval, newest(candidate))));
+  const line = NODE_LINES.find((candidate) => parseRange(requirement) !== null && newestOfLineSatisfies(candidate, requirement));
   return line === undefined ? requirement : `${line}`;
+}
+
+/**
+ * Whether the newest release of a major line (what `npx tool@22` fetches) satisfies a requirement;
+ * an unreadable requirement is no constraint.
+ */
+export function newestOfLineSatisfies(line: number, requirement: string): boolean {
+  const newest: Version = [line, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+  const intervals = parseRange(requirement);
+  return intervals === null || intervals.some((interval) => inside(interval, newest));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PackageJson, RepoFacts } from './facts.js';
+import { newestOfLineSatisfies } from './node-version.js';
 import type { RepoProfile } from './profile.js';
 
 /**
@@ -16,12 +17,57 @@ function yarnMajorOf(lockfile: string): string {
   return version >= 8 ? '4' : version >= 5 ? '3' : '2';
 }
 
-/** The pnpm major that writes a lockfile's `lockfileVersion`, to run when none is pinned. */
-function pnpmMajorOf(lockfile: string): string {
-  const version = /lockfileVersion:\s*'?(\d+)\.?(\d*)/.exec(lockfile);
-  if (!version) return '9';
-  const [major, minor] = [Number(version[1]), Number(version[2] || 0)];
-  return major >= 9 ? '9' : major >= 6 ? '8' : minor >= 4 ? '7' : '6';
+/**
+ * The pnpm majors that read a lockfile's `lockfileVersion`, oldest first: the one that writes it,
+ * then the later ones that still read it (pnpm 9 reads no v5 lockfile, pnpm 10 no v6 one).
+ */
+function pnpmReadersOf(lockfile: string | undefined): { version: string | null; majors: number[] } {
+  const match = /lockfileVersion:\s*'?(\d+)\.?(\d*)/.exec(lockfile ?? '');
+  const [major, minor] = match ? [Number(match[1]), Number(match[2] || 0)] : [9, 0];
+  const [oldest, newest] = major >= 9 ? [9, 10] : major >= 6 ? [8, 9] : [minor >= 4 ? 7 : 6, 8];
+  const majors = Array.from({ length: newest - oldest + 1 }, (_, index) => oldest + index);
+  return { version: match ? `${match[1]}.${match[2] || 0}` : null, majors };
+}
+
+/** What pnpm 9 reads of pnpm-workspace.yaml; pnpm 10 reads every setting there, which pnpm 9 ignores. */
+const PNPM_9_WORKSPACE_KEYS = new Set(['packages', 'catalog', 'catalogs']);
+
+/** The settings a pnpm-workspace.yaml holds (its top-level keys) that only pnpm 10 and later read. */
+function pnpm10Settings(workspaceFile: string | undefined): string[] {
+  const keys = [...(workspaceFile ?? '').matchAll(/^['"]?([\w@-]+)['"]?\s*:/gm)].map((match) => match[1]!);
+  return keys.filter((key) => !PNPM_9_WORKSPACE_KEYS.has(key));
+}
+
+/** package.json's `engines.pnpm`, which pnpm checks before it installs; a malformed one reads as absent. */
+const PnpmEngine = z
+  .object({
+    engines: z
+      .object({ pnpm: z.string().optional().catch(undefined) })
+      .optional()
+      .catch(undefined),
+  })
+  .loose();
+
+/**
+ * The pnpm majors to install a repository with, first choice first: those that read its lockfile,
+ * from the one that writes it, and only 10 and later when pnpm-workspace.yaml holds settings that
+ * pnpm 9 ignores (a lockfile written with them is refused by pnpm 9, or installed another way),
+ * within package.json's `engines.pnpm`. An older major is tried first because pnpm 10 no longer
+ * runs dependencies' install scripts unasked, which a repository written for pnpm 9 may need.
+ */
+export function pnpmMajors(facts: RepoFacts): { majors: number[]; why: string } {
+  const readers = pnpmReadersOf(facts.read('pnpm-lock.yaml'));
+  const settings = pnpm10Settings(facts.read('pnpm-workspace.yaml'));
+  const range = PnpmEngine.safeParse(facts.packageJson).data?.engines?.pnpm;
+  const reading = settings.length > 0 ? readers.majors.filter((major) => major >= 10) : readers.majors;
+  const allowed = range ? reading.filter((major) => newestOfLineSatisfies(major, range)) : reading;
+  const majors = [allowed, reading, readers.majors].find((list) => list.length > 0)!;
+  const because = [
+    readers.version && `pnpm ${readers.majors.join(' and ')} read lockfile version ${readers.version}`,
+    settings.length > 0 && `pnpm-workspace.yaml sets ${settings.join(', ')}, which pnpm reads from 10 on`,
+    range && `engines.pnpm asks for ${range}`,
+  ].filter(Boolean);
+  return { majors, why: `pnpm ${majors.join(', then ')}${because.length > 0 ? `: ${because.join(', ')}` : ''}` };
 }
 
 const DevEngine = z.object({ name: z.string(), version: z.string().optional() });
@@ -39,10 +85,10 @@ const DevEngines = z
  * The package manager a repository declares, with the version to run: the `packageManager`
  * field, else `devEngines.packageManager` (whose version may be a range: its major is run).
  */
-function declaredManager(facts: RepoFacts): { name: string; version: string | null; devEngines: boolean } | null {
-  const field = /^(npm|pnpm|yarn)@([\w.-]+)/.exec(facts.packageJson.packageManager ?? '');
+function declaredManager(manifest: PackageJson): { name: string; version: string | null; devEngines: boolean } | null {
+  const field = /^(npm|pnpm|yarn)@([\w.-]+)/.exec(manifest.packageManager ?? '');
   if (field) return { name: field[1]!, version: field[2]!.replace(/-\d+$/, ''), devEngines: false };
-  const parsed = DevEngines.safeParse(facts.packageJson);
+  const parsed = DevEngines.safeParse(manifest);
   const entries = [parsed.success ? (parsed.data.devEngines?.packageManager ?? []) : []].flat();
   const entry = entries.find(({ name }) => ['npm', 'pnpm', 'yarn'].includes(name));
   if (!entry) return null;
@@ -52,10 +98,17 @@ function declaredManager(facts: RepoFacts): { name: string; version: string | nu
 
 /**
  * pnpm or yarn as packageManagerOf's install calls it, fetched through npx or corepack (yarn 2+ with
- * the registry and settings before it), wherever it stands in the install (a retry wraps it).
+ * the registry and settings before it, pnpm with the settings after it that keep it from handing the
+ * work to the version package.json pins), wherever it stands in the install (a retry wraps it).
  */
 const MANAGER_CALL =
-  /(?:registry=\$\(npm config get registry[^)]*\) && registry=\$\{registry%\/\} && )?(?:\w+=\S+ )*npx -y(?: --force)? (?:corepack )?(pnpm|yarn)@\S+/;
+  /(?:registry=\$\(npm config get registry[^)]*\) && registry=\$\{registry%\/\} && )?(?:\w+=\S+ )*npx -y(?: --force)? (?:corepack )?(pnpm|yarn)@\S+(?: --config\.\S+)*/;
+
+/**
+ * A pnpm other than the one package.json pins runs itself: pnpm 10 would otherwise fetch and run the
+ * pinned version, and pnpm 9 refuse a project pinned to another major.
+ */
+const UNPINNED_PNPM = '--config.manage-package-manager-versions=false --config.package-manager-strict=false';
 
 /** The install's package manager without the install (`npx -y pnpm@9 install --frozen-lockfile` → `npx -y pnpm@9`); `npm` for any other. */
 export function managerCommand(install: string | null): string {
@@ -82,8 +135,13 @@ export function managerOnPath(install: string | null): string | null {
  * the manager and its version; otherwise the lockfile tells which one, and which major version
  * wrote it. pnpm and yarn 2+ run at that version, fetched from npm's registry.
  */
-export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfile['packageManager']; install: string | null } {
-  const declared = declaredManager(facts);
+export function packageManagerOf(facts: RepoFacts): {
+  packageManager: RepoProfile['packageManager'];
+  install: string | null;
+  /** Why this version of the manager, where the repository does not pin it. */
+  why?: string;
+} {
+  const declared = declaredManager(facts.packageJson);
   const has = (file: string) => facts.rootFiles.includes(file);
   const manager = declared?.name ?? (has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm');
   const version = declared?.version ?? null;
@@ -92,8 +150,10 @@ export function packageManagerOf(facts: RepoFacts): { packageManager: RepoProfil
   const force = declared?.devEngines && manager !== 'npm' ? ' --force' : '';
   const npx = `npx -y${force}`;
   if (manager === 'pnpm') {
-    const pnpm = `${npx} pnpm@${version ?? pnpmMajorOf(facts.read('pnpm-lock.yaml') ?? '')} install`;
-    return { packageManager: 'pnpm', install: has('pnpm-lock.yaml') ? `${pnpm} --frozen-lockfile` : pnpm };
+    const chosen = version === null ? pnpmMajors(facts) : null;
+    const pnpm = `${npx} pnpm@${version ?? chosen!.majors[0]} install`;
+    const install = has('pnpm-lock.yaml') ? `${pnpm} --frozen-lockfile` : pnpm;
+    return { packageManager: 'pnpm', install, ...(chosen && { why: chosen.why }) };
   }
   if (manager === 'yarn') {
     const lockfile = facts.read('yarn.lock') ?? '';
@@ -155,7 +215,14 @@ export interface InstallContext {
   manifest: PackageJson;
   /** A development dependency that the tests never load, which brought what the install could not fetch. */
   unfetchableTool?: string | null;
+  /** The pnpm majors that read the repository's lockfile and workspace file, first choice first (pnpmMajors). */
+  pnpmMajors?: number[];
 }
+
+/** A frozen pnpm install that this pnpm's version cannot do: a lockfile it cannot read, or settings it does not read. */
+const PNPM_REFUSED = /ERR_PNPM_LOCKFILE_CONFIG_MISMATCH|ERR_PNPM_LOCKFILE_BREAKING_CHANGE|doesn't match the value found in the lockfile/;
+/** The pnpm an install runs, with any settings after it: `pnpm@9.8.0`, `pnpm@10 --config.…`. */
+const PNPM_CALL = /\bpnpm@(\d+)\S*(?: --config\.\S+)*/;
 
 /** Installs that fail on this machine for a reason another install of the same tree avoids, and that install. */
 const INSTALL_RETRIES: InstallRetry[] = [
@@ -197,6 +264,24 @@ const INSTALL_RETRIES: InstallRetry[] = [
       if (!edit || edits.includes(edit)) return null;
       const why = `the registry has no "${spec}" tag of ${name}, which package.json asks for: installs its latest release instead, leaving package.json as committed`;
       return { command, edits: [...edits, edit], why };
+    },
+  },
+  {
+    // A pnpm older than the lockfile and the workspace file ask for refuses the frozen install (pnpm 9 given
+    // a lockfile written with pnpm 10's `autoInstallPeers: false` in pnpm-workspace.yaml): the next major that reads them.
+    failed: /^npx -y(?: --force)? pnpm@/,
+    retry: ({ command, edits }, output, { manifest, pnpmMajors = [] }) => {
+      const refusal = PNPM_REFUSED.exec(output)?.[0];
+      const call = PNPM_CALL.exec(command);
+      const next = call && pnpmMajors.find((major) => major > Number(call[1]));
+      if (!refusal || !call || !next) return null;
+      const pinned = declaredManager(manifest)?.name === 'pnpm';
+      const running = call[0].split(' ')[0]!.replace('@', ' ');
+      return {
+        command: command.replace(call[0], `pnpm@${next}${pinned ? ` ${UNPINNED_PNPM}` : ''}`),
+        edits,
+        why: `${running} refused the lockfile ("${refusal}"): installs with pnpm ${next}, which reads it and pnpm-workspace.yaml's settings`,
+      };
     },
   },
   {

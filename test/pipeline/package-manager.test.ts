@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { factsOf } from '../../pipeline/repo/facts.js';
 import { devDependencyUnfetchable } from '../../pipeline/repo/install-sources.js';
-import { installRetryOf, managerOnPath, packageManagerOf } from '../../pipeline/repo/package-manager.js';
+import { installRetryOf, managerOnPath, packageManagerOf, pnpmMajors } from '../../pipeline/repo/package-manager.js';
 import { RepoProfile, setupSteps } from '../../pipeline/repo/profile.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
-import { copyFixture, factsOfFiles, tempDir } from '../helpers.js';
+import { copyFixture, factsOfFiles, FIXTURES, swesynth, tempDir } from '../helpers.js';
 
 describe('package managers as the repository pins them', () => {
   it('runs the pinned version, or the major that wrote the lockfile', () => {
@@ -177,4 +177,84 @@ describe('an install that failed', () => {
     expect(installRetryOf('npm install', 'npm error code E404')).toBeNull();
     expect(installRetryOf('npx -y pnpm@9 install --frozen-lockfile', refused)).toBeNull();
   });
+});
+
+describe('the pnpm major that reads the lockfile and the workspace file', () => {
+  const lockfile = (version: string) => ({ 'pnpm-lock.yaml': `lockfileVersion: '${version}'\n` });
+  const workspace = (yaml: string) => ({ ...lockfile('9.0'), 'pnpm-workspace.yaml': `packages:\n  - 'packages/*'\n${yaml}` });
+  const installOf = (packageJson: Record<string, unknown>, files: Record<string, string>) =>
+    packageManagerOf(factsOfFiles(packageJson, files)).install;
+
+  it('runs the major that writes the lockfile, and pnpm 10 when pnpm-workspace.yaml holds settings pnpm 9 ignores', () => {
+    expect(installOf({}, lockfile('9.0'))).toBe('npx -y pnpm@9 install --frozen-lockfile');
+    // pnpm 9 reads the packages and the catalogs of the workspace file.
+    expect(installOf({}, workspace('catalog:\n  is-number: 7.0.0\ncatalogs:\n  old:\n    is-number: 6.0.0\n'))).toBe(
+      'npx -y pnpm@9 install --frozen-lockfile',
+    );
+    for (const setting of ['autoInstallPeers: false', 'onlyBuiltDependencies:\n  - esbuild', 'overrides:\n  is-number: 7.0.0']) {
+      expect(installOf({}, workspace(setting))).toBe('npx -y pnpm@10 install --frozen-lockfile');
+    }
+    expect(packageManagerOf(factsOfFiles({}, workspace('# settings\nautoInstallPeers: false\n'))).why).toBe(
+      'pnpm 10: pnpm 9 and 10 read lockfile version 9.0, pnpm-workspace.yaml sets autoInstallPeers, which pnpm reads from 10 on',
+    );
+    // pnpm 10 reads no v6 lockfile, pnpm 9 no v5 one.
+    expect(pnpmMajors(factsOfFiles({}, lockfile('6.0'))).majors).toEqual([8, 9]);
+    expect(pnpmMajors(factsOfFiles({}, lockfile('5.4'))).majors).toEqual([7, 8]);
+    expect(pnpmMajors(factsOfFiles({}, lockfile('9.0'))).majors).toEqual([9, 10]);
+    expect(packageManagerOf(factsOf(join(FIXTURES, 'pnpm-10-settings'))).install).toBe('npx -y pnpm@10 install --frozen-lockfile');
+  });
+
+  it("keeps to package.json's engines.pnpm, and runs the version packageManager pins", () => {
+    expect(installOf({ engines: { pnpm: '>=10' } }, lockfile('9.0'))).toBe('npx -y pnpm@10 install --frozen-lockfile');
+    expect(pnpmMajors(factsOfFiles({ engines: { pnpm: '^9.5.0' } }, lockfile('9.0'))).majors).toEqual([9]);
+    expect(installOf({ packageManager: 'pnpm@9.15.9' }, workspace('autoInstallPeers: false\n'))).toBe(
+      'npx -y pnpm@9.15.9 install --frozen-lockfile',
+    );
+  });
+
+  const mismatch =
+    ' ERR_PNPM_LOCKFILE_CONFIG_MISMATCH  Cannot proceed with the frozen installation. The current "settings.autoInstallPeers" configuration doesn\'t match the value found in the lockfile';
+
+  it('retries a frozen install that pnpm refuses on the lockfile or its settings with the next major that reads them', () => {
+    const retry = installRetryOf('npx -y pnpm@9 install --frozen-lockfile', mismatch, { manifest: {}, pnpmMajors: [9, 10] });
+    expect(retry).toEqual({
+      install: 'npx -y pnpm@10 install --frozen-lockfile',
+      why: 'pnpm 9 refused the lockfile ("ERR_PNPM_LOCKFILE_CONFIG_MISMATCH"): installs with pnpm 10, which reads it and pnpm-workspace.yaml\'s settings',
+    });
+    const breaking = ' ERR_PNPM_LOCKFILE_BREAKING_CHANGE  Lockfile /repo/pnpm-lock.yaml not compatible with current pnpm';
+    expect(installRetryOf('npx -y pnpm@8 install --frozen-lockfile', breaking, { manifest: {}, pnpmMajors: [9, 10] })?.install).toBe(
+      'npx -y pnpm@9 install --frozen-lockfile',
+    );
+    // None newer reads the lockfile, or the lockfile is only out of date.
+    expect(installRetryOf('npx -y pnpm@10 install --frozen-lockfile', mismatch, { manifest: {}, pnpmMajors: [9, 10] })).toBeNull();
+    const outdated = ' ERR_PNPM_OUTDATED_LOCKFILE  Cannot install with "frozen-lockfile" because pnpm-lock.yaml is not up to date';
+    expect(installRetryOf('npx -y pnpm@9 install --frozen-lockfile', outdated, { manifest: {}, pnpmMajors: [9, 10] })).toBeNull();
+  });
+
+  it('runs the next major itself where package.json pins another, in the install and on the PATH', () => {
+    const manifest = { packageManager: 'pnpm@9.15.9' };
+    const unpinned = 'pnpm@10 --config.manage-package-manager-versions=false --config.package-manager-strict=false';
+    const retry = installRetryOf('npx -y pnpm@9.15.9 install --frozen-lockfile', mismatch, { manifest, pnpmMajors: [10] });
+    expect(retry?.install).toBe(`npx -y ${unpinned} install --frozen-lockfile`);
+    expect(managerOnPath(retry!.install)).toContain(`'npx -y ${unpinned} "$@"' > node_modules/.bin/pnpm`);
+  });
+
+  for (const pinned of [false, true]) {
+    it(`installs and probes a workspace whose lockfile pnpm 10 wrote with its settings${pinned ? ', pinned to pnpm 9' : ''}`, async () => {
+      const dir = copyFixture('pnpm-10-settings');
+      if (pinned) {
+        const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...manifest, packageManager: 'pnpm@9.15.9' }, null, 2));
+      }
+      const init = await swesynth(['init', dir, '--repos', tempDir('repos'), '--json']);
+      expect(init.exitCode, init.stderr).toBe(0);
+      expect(RepoProfile.parse(JSON.parse(init.stdout)).install).toMatch(/^npx -y pnpm@10 (--config\.\S+ )*install --frozen-lockfile$/);
+      expect(init.stderr).toMatch(
+        pinned
+          ? /init: install: pnpm 9\.15\.9 refused the lockfile \("ERR_PNPM_LOCKFILE_CONFIG_MISMATCH"\): installs with pnpm 10/
+          : /init: install: npx -y pnpm@10 install --frozen-lockfile \(pnpm; pnpm 10: .*sets autoInstallPeers/,
+      );
+      expect(init.stderr).toMatch(/probe: .*: 2 passed, 0 failed/);
+    }, 240_000);
+  }
 });
