@@ -109,7 +109,8 @@ export async function workspaceFields(root: string, rootDetection: Detection, se
   const packages = tested.map(({ pkg, profile, reasons: why }): PackageProfile => {
     reasons.push(...why.filter((reason) => /^(runner|tests|build)/.test(reason)).map((reason) => `${pkg.path}: ${reason}`));
     Object.assign(env, profile.env);
-    if (profile.build) packageBuilds.push(`(cd ${pkg.path} && ${profile.build})`);
+    // As its package manager runs its scripts: the package's own binaries (pnpm links them there, not at the root) first.
+    if (profile.build) packageBuilds.push(`(cd ${pkg.path} && export PATH="$PWD/node_modules/.bin:$PATH" && ${profile.build})`);
     return { path: pkg.path, name: pkg.name, runner: profile.runner, runnerArgs: profile.runnerArgs, tests: profile.tests };
   });
   const workspace = rootProfile.build ?? buildCommand(rootProfile.install, await workspaceBuild(root, all));

@@ -199,7 +199,7 @@ describe('a workspace package', () => {
     const init = await swesynth(['init', root, '--repos', tempDir('repos'), '--no-probe', '--json']);
     expect(init.exitCode, init.stderr).toBe(0);
     expect(RepoProfile.parse(JSON.parse(init.stdout)).build).toBe(
-      '(cd packages/core && node scripts/version.js > src/version.ts && tsc -p .)',
+      '(cd packages/core && export PATH="$PWD/node_modules/.bin:$PATH" && node scripts/version.js > src/version.ts && tsc -p .)',
     );
   });
 });
