@@ -179,8 +179,12 @@ function valuesOf(detail: unknown): Pick<Failure, 'expected' | 'actual' | 'opera
   return { expected: formatValue(source.expected), actual: formatValue(source.actual), ...operator };
 }
 
-/** The `Expected: 3` and `Received: 2` lines of a matcher's message, each value on one line. */
-const MATCHER_VALUES = /^Expected: (.+)\nReceived: (.+)$/m;
+/**
+ * The expected and received values of a matcher's message, each value on one line: `Expected: 3`
+ * and `Received: 2`, or, as jest 22 and 23 print some, under lines of their own
+ * (`Expected value to be:`, `  3`, `Received:`, `  2`).
+ */
+const MATCHER_VALUES = /^Expected(?: value [\w ]+)?:(?: |\n {2})(.+)\nReceived:(?: |\n {2})(.+)$/m;
 
 /**
  * jest 28 and older keep no failure details in their JSON report, only the matcher's message. Its

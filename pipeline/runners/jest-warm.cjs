@@ -13,13 +13,20 @@ const jestMain = require.resolve('jest', { paths: [process.cwd()] });
 const jest = require(jestMain);
 const buildArgv = jest.buildArgv || cliArgvReader();
 
-/** Jest 30 exports the reader of its command line; 24 to 29 keep it in jest-cli, unexported (29 in run.js). */
+/**
+ * Jest 30 exports the reader of its command line; 24 to 29 keep it in jest-cli, unexported (29 in
+ * run.js); 22 and 23 export only the options it gives yargs, which are read here as it reads them.
+ */
 function cliArgvReader() {
   const cliDir = dirname(dirname(require.resolve('jest-cli', { paths: [dirname(jestMain)] })));
   const file = ['build/run.js', 'build/cli/index.js'].map((name) => join(cliDir, name)).find((path) => existsSync(path));
   const reader = file && require(file).buildArgv;
-  if (typeof reader !== 'function') throw new Error(`this jest keeps no reader of its command line in ${cliDir}`);
-  return reader;
+  if (typeof reader === 'function') return reader;
+  const optionsFile = join(cliDir, 'build/cli/args.js');
+  if (!existsSync(optionsFile)) throw new Error(`this jest keeps no reader of its command line in ${cliDir}`);
+  const { options, check } = require(optionsFile);
+  const yargs = require(require.resolve('yargs', { paths: [cliDir] }));
+  return (args) => yargs(args).options(options).check(check).argv;
 }
 let previous = Promise.resolve();
 

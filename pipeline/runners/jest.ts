@@ -16,7 +16,7 @@ const supportsTestTimeout = (major: number | null) => major === null || major >=
  */
 const CACHE_DIRECTORY = join(tmpdir(), `jest_${(process.getuid?.() ?? 0).toString(36)}`);
 
-/** Jest 24 to 30, with the repository's own config; it reports through its built-in JSON report. */
+/** Jest 22 to 30, with the repository's own config; it reports through its built-in JSON report. */
 export const jest: RunnerAdapter = {
   name: 'jest',
   detection: jestDetection,

@@ -29,7 +29,7 @@ interface VersionCase {
 }
 
 const cases: VersionCase[] = [
-  ...['24', '25', '26', '27', '28', '29'].map((major) => ({
+  ...['22', '23', '24', '25', '26', '27', '28', '29'].map((major) => ({
     adapter: jest,
     fixture: `jest-${major}`,
     source: 'src/math.js',
