@@ -12,8 +12,9 @@ import type { Failure, TestResult, TestStatus } from './types.js';
  * own body or hooks 'error' (titled `(suite)` or `(file)`).
  */
 const AssertionResult = z.object({
-  ancestorTitles: z.array(z.string()),
-  title: z.string(),
+  // A title need not be a string (`describe(404, …)`, and any title in jest 22): jest names the test with its text.
+  ancestorTitles: z.array(z.coerce.string()),
+  title: z.coerce.string(),
   status: z.string(),
   duration: z.number().nullish(),
   failureMessages: z.array(z.string()).nullish(),

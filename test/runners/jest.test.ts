@@ -83,6 +83,16 @@ describe('jest adapter, beyond the shared contract', () => {
     });
   });
 
+  it('reads the tests of a report whose titles are numbers, as jest 22 writes them', async () => {
+    const run = await runTests(LocalSandbox.at(join(FIXTURES, 'jest-22')), jest, {
+      testFiles: ['test/numbered.test.js'],
+      only: ['test/numbered.test.js'],
+      args: [],
+      timeoutMs: 30_000,
+    });
+    expect(run.kind === 'results' && run.results).toMatchObject([{ id: 'test/numbered.test.js::404 > 7', status: 'pass' }]);
+  });
+
   it('gives the crash error of a file that fails to load, where it was thrown', async () => {
     const run = await runTests(LocalSandbox.at(fixture), jest, {
       testFiles: ['test/crash.test.ts'],
