@@ -32,6 +32,8 @@ export const RepoOutcome = z.object({
   /** The dataset its own run exported. */
   dataset: z.string().nullable(),
   failure: z.object({ stage: BatchStage, message: z.string(), hint: z.string().nullable() }).nullable(),
+  /** False while init or the run is under way: a batch killed then takes the repository up again where it was. */
+  finished: z.boolean(),
 });
 export type RepoOutcome = z.infer<typeof RepoOutcome>;
 

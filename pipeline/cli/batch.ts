@@ -10,6 +10,7 @@ import { entryKey, readBatchList, type BatchEntry } from '../batch/list.js';
 import { readBatchState, writeBatchState, type BatchDataset, type BatchStage, type RepoOutcome } from '../batch/state.js';
 import { statsHtml } from '../dataset/stats-html.js';
 import { combineStats } from '../dataset/stats.js';
+import { requireDatasetName } from '../dataset/write.js';
 import { init, UnworkingProfileError } from '../repo/init.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { resolveTarget } from '../repo/target.js';
@@ -42,6 +43,8 @@ function profileColumns(profile: RepoProfile): Pick<RepoOutcome, 'repo' | 'runne
 interface EntrySettings {
   reposDir: string;
   force: boolean;
+  /** Keeps the outcome so far: a kill from here on leaves this much behind (a profile, a run). */
+  save: (outcome: RepoOutcome) => void;
   options: ResolvedOptions;
   /** The entry of this batch that already runs a repository of this name, if another does. */
   otherEntryOf: (repo: string) => string | undefined;
@@ -73,19 +76,23 @@ async function runEntry(entry: BatchEntry, before: RepoOutcome | undefined, sett
     tasks: null,
     dataset: null,
     failure: null,
+    finished: false,
   };
+  // A profile init was writing when a batch was killed is this batch's own: init writes it again.
+  const force = settings.force || (before?.finished === false && before.profile === null);
   let stage: BatchStage = 'init';
   try {
     let probedRunners = before?.runners ?? [];
     // A profile init wrote earlier is taken as it is now: the user may have mended it since.
     if (!listedProfile && (!outcome.profile || !existsSync(outcome.profile))) {
       outcome.profile = null;
+      settings.save(outcome);
       try {
         const result = await init(entry.location, {
           commit: entry.commit ?? undefined,
           overrides: {},
           reposDir: settings.reposDir,
-          force: settings.force,
+          force,
           packages: [],
           probe: true,
           log,
@@ -93,6 +100,7 @@ async function runEntry(entry: BatchEntry, before: RepoOutcome | undefined, sett
         outcome.profile = resolve(result.path);
         probedRunners = result.probe?.runners ?? [];
         log.info(`init: wrote ${result.path}`);
+        settings.save({ ...outcome, wroteProfile: true, runners: probedRunners });
       } catch (error) {
         if (error instanceof UnworkingProfileError) outcome.profile = resolve(error.path);
         throw error;
@@ -109,6 +117,7 @@ async function runEntry(entry: BatchEntry, before: RepoOutcome | undefined, sett
     stage = 'setup';
     const ctx = await openRun({ target: outcome.profile!, options: settings.options, log, keepShape: true });
     outcome.run = ctx.runDir;
+    settings.save(outcome);
     try {
       for (const result of await runStages(ctx, (name) => (stage = name))) {
         if (result.stage === 'setup') outcome.tests = result.tests;
@@ -133,7 +142,7 @@ async function runEntry(entry: BatchEntry, before: RepoOutcome | undefined, sett
     }
     log.warn(`failed at ${stage}: ${message}${hint ? `\n  → ${hint}` : ''}`);
   }
-  return outcome;
+  return { ...outcome, finished: true };
 }
 
 /** The dataset of these profiles in this place, if an earlier invocation wrote it: a finished batch reports it again. */
@@ -162,6 +171,7 @@ export interface BatchReport {
 export async function runBatch(listFile: string, flags: BatchFlags, options: ResolvedOptions, log: Logger): Promise<BatchReport> {
   const entries = readBatchList(listFile);
   const name = options.values.dataset ?? basename(listFile).replace(/\.[^.]*$/, '');
+  requireDatasetName(name);
   const statePath = join('.swesynth', 'batches', `${name}.json`);
   let state = readBatchState(statePath, resolve(listFile));
   if (options.values.fresh) {
@@ -180,7 +190,7 @@ export async function runBatch(listFile: string, flags: BatchFlags, options: Res
   };
   const todo = entries.filter((entry) => {
     const before = state.repos[entryKey(entry)];
-    return !before || (flags.retryFailed && before.failure !== null);
+    return !before || !before.finished || (flags.retryFailed && before.failure !== null);
   });
   const skipped = entries.filter((entry) => !todo.includes(entry)).map((entry) => state.repos[entryKey(entry)]!);
   if (skipped.length > 0) {
@@ -196,6 +206,10 @@ export async function runBatch(listFile: string, flags: BatchFlags, options: Res
     const outcome = await runEntry(entry, state.repos[key], {
       reposDir: flags.repos,
       force: flags.force ?? false,
+      save: (sofar) => {
+        state.repos[key] = sofar;
+        writeBatchState(statePath, state);
+      },
       options: runOptions,
       otherEntryOf: (repo) =>
         Object.entries(state.repos).find(([other, each]) => other !== key && each.repo === repo && each.run !== null)?.[1].entry.given,

@@ -16,6 +16,11 @@ import type { Curation } from './curation.js';
 
 const STAGING = '.partial';
 const NAME_PATTERN = /^[\w.-]+$/;
+
+/** Refuses a dataset name that is no plain folder name, before any work that would end in writing it. */
+export function requireDatasetName(name: string): void {
+  if (!NAME_PATTERN.test(name)) throw new UserError(`dataset name "${name}" may only hold letters, digits, ".", "_" and "-"`);
+}
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[\w.-]+)?$/;
 
 /** What one run contributes to a dataset. */
@@ -101,8 +106,7 @@ export async function writeDataset(
   sources: readonly DatasetSource[],
   options: DatasetOptions,
 ): Promise<{ path: string; version: string; instances: number; selfCheck: SelfCheck }> {
-  if (!NAME_PATTERN.test(options.dataset))
-    throw new UserError(`dataset name "${options.dataset}" may only hold letters, digits, ".", "_" and "-"`);
+  requireDatasetName(options.dataset);
   if (options.version !== null && !SEMVER.test(options.version)) {
     throw new UserError(`dataset version "${options.version}" is not a semantic version`, 'write it like 1.2.0');
   }

@@ -1,10 +1,11 @@
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readBatchList } from '../../pipeline/batch/list.js';
 import type { BatchReport } from '../../pipeline/cli/batch.js';
 import { verifyDataset } from '../../pipeline/dataset/read.js';
-import { FIXTURES, swesynth, tempDir } from '../helpers.js';
+import { CLI, FIXTURES, swesynth, tempDir } from '../helpers.js';
 
 const SMALL = ['--max-candidates', '4', '--baseline-runs', '2', '--no-progress'];
 
@@ -89,6 +90,27 @@ describe('swesynth batch over two small repositories and a path that does not ex
       new Set(['local/tiny-lib', 'local/two-tests', 'local/missing-lib']),
     );
   }, 120_000);
+});
+
+describe('a batch killed after init wrote a profile', () => {
+  it('takes the repository up again on a rerun, the profile being its own', async () => {
+    const work = tempDir('batch-killed');
+    cpSync(join(FIXTURES, 'tiny-lib'), join(work, 'tiny-lib'), { recursive: true });
+    writeFileSync(join(work, 'corpus.txt'), 'tiny-lib\n');
+    const child = execa(process.execPath, [CLI, 'batch', 'corpus.txt', ...SMALL], {
+      cwd: work,
+      reject: false,
+      env: { NO_COLOR: '1', SWESYNTH_LLM_URL: '' },
+    });
+    const profile = join(work, 'repos', 'local__tiny-lib.json');
+    while (!existsSync(profile)) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGKILL');
+    expect((await child).signal).toBe('SIGKILL');
+
+    const rerun = await swesynth(['batch', 'corpus.txt', ...SMALL, '--json'], { cwd: work });
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect((JSON.parse(rerun.stdout) as BatchReport).repos[0]).toMatchObject({ repo: 'local/tiny-lib', profile, failure: null });
+  });
 });
 
 describe('swesynth batch with nothing to show', () => {
