@@ -30,6 +30,8 @@ export const jest: RunnerAdapter = {
     globals: ['jest'],
   },
   package: 'jest',
+  // Repositories of jest 22's day often depend on its command line alone, whose version is jest's.
+  alsoProvidedBy: ['jest-cli'],
   newestMajor: 30,
   isolatesFiles: true,
   skipsTests: true,

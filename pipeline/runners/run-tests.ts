@@ -208,9 +208,10 @@ interface InstalledRunner {
 const installs = new WeakMap<Sandbox, Map<string, Promise<InstalledRunner | null>>>();
 
 /**
- * The version of the adapter's package and the folder whose node_modules holds it, looked up as
- * Node resolves a package: from `cwd` up to the repository root. Read once per sandbox and folder;
- * null for an adapter without a package or a package installed nowhere on the way.
+ * The version of the adapter's package (or of one that also provides the runner) and the folder
+ * whose node_modules holds it, looked up as Node resolves a package: from `cwd` up to the
+ * repository root. Read once per sandbox and folder; null for an adapter without a package or a
+ * package installed nowhere on the way.
  */
 function installedRunner(sandbox: Sandbox, adapter: RunnerAdapter, cwd: string): Promise<InstalledRunner | null> {
   const pkg = adapter.package;
@@ -223,8 +224,10 @@ function installedRunner(sandbox: Sandbox, adapter: RunnerAdapter, cwd: string):
       key,
       (async () => {
         for (let folder = cwd; ; folder = posix.dirname(folder) === '.' ? '' : posix.dirname(folder)) {
-          const manifest = await sandbox.readFile(posix.join(folder, 'node_modules', pkg, 'package.json')).catch(() => null);
-          if (manifest !== null) return { version: /"version"\s*:\s*"([^"]+)"/.exec(manifest)?.[1] ?? null, folder };
+          for (const provider of [pkg, ...(adapter.alsoProvidedBy ?? [])]) {
+            const manifest = await sandbox.readFile(posix.join(folder, 'node_modules', provider, 'package.json')).catch(() => null);
+            if (manifest !== null) return { version: /"version"\s*:\s*"([^"]+)"/.exec(manifest)?.[1] ?? null, folder };
+          }
           if (folder === '') return null;
         }
       })(),

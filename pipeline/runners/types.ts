@@ -165,6 +165,8 @@ export interface RunnerAdapter {
   name: RunnerName;
   /** The npm package that provides the runner, whose installed version `command` is told. */
   package?: string;
+  /** Packages that provide the runner without `package` (an older layout): where it is missing, theirs is the runner's version. */
+  alsoProvidedBy?: string[];
   /**
    * The newest major of `package` the adapter is tested with: what the install adds to a
    * repository whose test script calls the runner and that depends on none (one installed globally).

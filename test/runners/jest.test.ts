@@ -93,6 +93,17 @@ describe('jest adapter, beyond the shared contract', () => {
     expect(run.kind === 'results' && run.results).toMatchObject([{ id: 'test/numbered.test.js::404 > 7', status: 'pass' }]);
   });
 
+  it('passes only the flags its jest takes to a repository that depends on jest-cli alone', async () => {
+    const run = await runTests(LocalSandbox.at(join(FIXTURES, 'jest-cli-22')), jest, {
+      testFiles: ['test/basic.test.js'],
+      args: [],
+      timeoutMs: 30_000,
+    });
+    expect(run.kind === 'results' && run.results.find((result) => result.id === 'test/basic.test.js::math > adds')).toMatchObject({
+      status: 'pass',
+    });
+  });
+
   it('gives the crash error of a file that fails to load, where it was thrown', async () => {
     const run = await runTests(LocalSandbox.at(fixture), jest, {
       testFiles: ['test/crash.test.ts'],
