@@ -11,10 +11,15 @@ const withNpmRegistry = (force: string) => `registry=$(npm config get registry${
 /** Package managers that corepack fetches come from npm's registry, without asking first. */
 const corepackWith = (npx: string) => `COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_NPM_REGISTRY=$registry ${npx} corepack`;
 
-/** The major version that wrote a yarn 2+ lockfile (`__metadata: version: 8`), to run when none is pinned. */
-function yarnMajorOf(lockfile: string): string {
+/**
+ * The yarn 2+ release that wrote a lockfile (`__metadata: version: 8`), to run when none is pinned:
+ * its major, or yarn 4.0, whose checksums lack the cache key (`10c0/`) that 4.1 and later write
+ * and would write again, which an immutable install refuses.
+ */
+function yarnVersionOf(lockfile: string): string {
   const version = Number(/__metadata:\s*\n\s*version:\s*(\d+)/.exec(lockfile)?.[1] ?? 8);
-  return version >= 8 ? '4' : version >= 5 ? '3' : '2';
+  if (version >= 8) return /^\s+checksum: [\da-f]+$/m.test(lockfile) ? '4.0' : '4';
+  return version >= 5 ? '3' : '2';
 }
 
 /**
@@ -165,7 +170,7 @@ export function packageManagerOf(facts: RepoFacts): {
     }
     // The runners resolve packages from node_modules, so yarn links them there instead of its Plug'n'Play.
     const settings = 'YARN_NPM_REGISTRY_SERVER=$registry YARN_NODE_LINKER=node-modules';
-    const yarn = `${withNpmRegistry(force)} ${settings} ${corepackWith(npx)} yarn@${version ?? yarnMajorOf(lockfile)} install`;
+    const yarn = `${withNpmRegistry(force)} ${settings} ${corepackWith(npx)} yarn@${version ?? yarnVersionOf(lockfile)} install`;
     return { packageManager: 'yarn', install: has('yarn.lock') ? `${yarn} --immutable` : yarn };
   }
   const locked = has('package-lock.json') || has('npm-shrinkwrap.json');

@@ -22,6 +22,12 @@ describe('package managers as the repository pins them', () => {
     expect(packageManagerOf(factsOfFiles({}, { 'yarn.lock': '__metadata:\n  version: 6\n  cacheKey: 8\n' })).install).toMatch(
       / corepack yarn@3 install --immutable$/,
     );
+    // yarn 4.1 and later rewrite yarn 4.0's checksums (no `10c0/` cache key before them), which --immutable refuses.
+    const yarn40 = '__metadata:\n  version: 8\n  cacheKey: 10c0\n\n"a@npm:1.0.0":\n  checksum: b4686d0d30\n';
+    expect(packageManagerOf(factsOfFiles({}, { 'yarn.lock': yarn40 })).install).toMatch(/ corepack yarn@4\.0 install --immutable$/);
+    expect(packageManagerOf(factsOfFiles({}, { 'yarn.lock': yarn40.replace('b4686', '10c0/b4686') })).install).toMatch(
+      / corepack yarn@4 install --immutable$/,
+    );
     expect(packageManagerOf(factsOfFiles({ packageManager: 'yarn@1.22.22' }, { 'yarn.lock': '# yarn lockfile v1\n' })).install).toBe(
       'npx -y yarn@1.22.22 install --frozen-lockfile --ignore-engines',
     );
@@ -53,6 +59,16 @@ describe('package managers as the repository pins them', () => {
       expect(called.outputTail.trim().split('\n').at(-1)).toBe(version);
     }, 180_000);
   }
+
+  it('installs a lockfile that yarn 4.0 wrote and no package.json field pins with yarn 4.0, leaving it as written', async () => {
+    const dir = copyFixture('yarn-4.0');
+    const lockfile = readFileSync(join(dir, 'yarn.lock'), 'utf8');
+    const { install } = packageManagerOf(factsOf(dir));
+    const result = await LocalSandbox.at(dir).exec(install!, { timeoutMs: 120_000 });
+    expect(result.exitCode, result.outputTail).toBe(0);
+    expect(existsSync(join(dir, 'node_modules', 'is-number', 'package.json'))).toBe(true);
+    expect(readFileSync(join(dir, 'yarn.lock'), 'utf8')).toBe(lockfile);
+  }, 180_000);
 
   it('still fails setup when the install fails: the shim runs only after an install that worked', async () => {
     const dir = copyFixture('pnpm');
