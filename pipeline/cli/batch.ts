@@ -174,6 +174,11 @@ export async function runBatch(listFile: string, flags: BatchFlags, options: Res
   requireDatasetName(name);
   const statePath = join('.swesynth', 'batches', `${name}.json`);
   let state = readBatchState(statePath, resolve(listFile));
+  if (state.list !== resolve(listFile) && !options.values.fresh)
+    throw new UserError(
+      `the batch ${name} in ${statePath} was made from the list ${state.list}`,
+      'pass --dataset <name> to name this batch otherwise, or --fresh to start it over from this list',
+    );
   if (options.values.fresh) {
     // Starting over: the profiles this batch's init wrote and the runs it made go with its state.
     for (const outcome of Object.values(state.repos)) {

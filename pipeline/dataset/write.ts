@@ -16,12 +16,12 @@ import type { Curation } from './curation.js';
 
 const STAGING = '.partial';
 const NAME_PATTERN = /^[\w.-]+$/;
+export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[\w.-]+)?$/;
 
 /** Refuses a dataset name that is no plain folder name, before any work that would end in writing it. */
 export function requireDatasetName(name: string): void {
   if (!NAME_PATTERN.test(name)) throw new UserError(`dataset name "${name}" may only hold letters, digits, ".", "_" and "-"`);
 }
-export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[\w.-]+)?$/;
 
 /** What one run contributes to a dataset. */
 export interface DatasetSource {

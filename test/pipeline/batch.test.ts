@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,20 @@ describe('swesynth batch with nothing to show', () => {
     expect(result.stdout).toMatch(/\| no-such-lib .*failed at init: repository .*no-such-lib does not exist/);
     expect(result.stdout).toContain('dataset: none, as no repository gave tasks');
     expect(result.stderr).toContain('swesynth: no repository of the batch gave tasks');
+  });
+
+  it('refuses a list of the same name as another batch made here, as that batch is another', async () => {
+    const work = tempDir('batch-same-name');
+    writeFileSync(join(work, 'corpus.txt'), 'no-such-lib\n');
+    expect((await swesynth(['batch', 'corpus.txt', ...SMALL], { cwd: work })).exitCode).toBe(1);
+    mkdirSync(join(work, 'other'));
+    writeFileSync(join(work, 'other', 'corpus.txt'), 'another-lib\n');
+    const other = await swesynth(['batch', join('other', 'corpus.txt'), ...SMALL], { cwd: work });
+    expect(other.exitCode).toBe(1);
+    expect(other.stderr).toContain(
+      `swesynth: the batch corpus in .swesynth/batches/corpus.json was made from the list ${join(work, 'corpus.txt')}`,
+    );
+    expect(other.stdout).toBe('');
   });
 
   it('refuses the bullmq scheduler in one sentence', async () => {
