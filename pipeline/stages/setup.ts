@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StageContext, StageResult } from './context.js';
 import { learnCoverage } from '../validation/coverage.js';
+import { compiledSources } from '../validation/compiler-outputs.js';
 import { Progress } from '../common/progress.js';
 import { UserError } from '../common/errors.js';
 import { BaselineTest, type Environment } from '../store/records.js';
@@ -287,6 +288,7 @@ export async function setup(ctx: StageContext): Promise<StageResult> {
     testFiles,
     only: stableFiles,
     skip: setAside,
+    compiledFrom: compiledSources(workspace),
     env: profile.env,
     // Coverage slows a run down; a file alone must still finish well within the suite's own limit.
     timeoutMs: 2 * timeoutMs,

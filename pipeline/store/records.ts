@@ -65,7 +65,10 @@ export const CoverageMap = z.object({
   testFiles: z.array(TestFileCoverage),
   /** Per loaded file, every function V8 saw there, run or not (to tell "never ran" from "name unknown"). */
   known: z.record(z.string(), z.array(z.string())),
-  /** Per source file, the loaded built files whose source maps name it (a bundle): its code runs there. */
+  /**
+   * Per source file, the loaded built files made from it, its code running there: those whose source
+   * maps name it (a bundle), or, without a map, those the compiler's tsconfig writes from it.
+   */
   bundled: z.record(z.string(), z.array(z.string())).default({}),
   learnedMs: z.number(),
 });

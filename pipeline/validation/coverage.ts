@@ -19,6 +19,8 @@ export interface CoverageRequest {
   only: string[];
   /** Tests set aside at setup, which no run runs. */
   skip: NamedTest[];
+  /** Per built file, the source the compiler wrote it from (compiledSources), for built files without a source map. */
+  compiledFrom?: ReadonlyMap<string, string>;
   /** The profile's environment, whose NODE_OPTIONS the coverage preload joins. */
   env: Record<string, string>;
   timeoutMs: number;
@@ -60,7 +62,8 @@ export async function learnCoverage(request: CoverageRequest): Promise<CoverageM
       if (warm) warmRuns.push({ coverage, testsMs });
       for (const [path, entry] of Object.entries(loaded)) {
         for (const name of entry.known) (known[path] ??= new Set()).add(name);
-        for (const source of entry.sources ?? []) (bundled[source] ??= new Set()).add(path);
+        const compiled = request.compiledFrom?.get(path);
+        for (const source of entry.sources ?? (compiled ? [compiled] : [])) (bundled[source] ??= new Set()).add(path);
       }
     },
   );

@@ -6,6 +6,7 @@ import type { ts } from 'ts-morph';
 import { tsMorph } from '../common/on-first-use.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { CoverageMap } from '../store/records.js';
+import { parsedTsConfig } from './compiler-outputs.js';
 import { loadedAs } from './test-selection.js';
 
 /**
@@ -51,13 +52,8 @@ export class TranspileBuild implements SingleFileBuild {
     const compile = steps.filter((step) => !CLEAN_STEP.test(step));
     const match = compile.length === 1 ? TSC_STEP.exec(compile[0]!) : null;
     if (!match) return null;
-    const configPath = resolve(workspace, match[4] ?? 'tsconfig.json');
-    if (!existsSync(configPath)) return null;
-    const { ts } = tsMorph();
-    const read = ts.readConfigFile(configPath, ts.sys.readFile);
-    if (read.error) return null;
-    const config = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(configPath), undefined, configPath);
-    if (config.errors.length > 0 || config.options.noEmit || config.options.outFile) return null;
+    const config = parsedTsConfig(resolve(workspace, match[4] ?? 'tsconfig.json'));
+    if (!config || config.options.noEmit || config.options.outFile) return null;
     return new TranspileBuild(workspace, config);
   }
 

@@ -174,3 +174,29 @@ describe('coverage through a bundle', () => {
     expect(coveringTestFiles(coverage, [{ file: 'src/triple.js', unit: 'triple' }])).toEqual([]);
   });
 });
+
+describe('coverage of tests compiled with the source', () => {
+  it('finds the sources of built files without source maps where the compiler config writes them, and makes tasks', async () => {
+    // tsc writes src/ to dist/cjs/, tests too, with no source map; the tests run from there.
+    const runDir = join(tempDir('compiled'), 'run');
+    const run = await swesynth([
+      'run',
+      copyFixture('compiled-tests'),
+      '--run-dir',
+      runDir,
+      '--out',
+      tempDir('out'),
+      '--max-candidates',
+      '6',
+      '--no-progress',
+      '--json',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const coverage = read(runDir, (store) => store.getMeta('coverage'))!;
+    expect(coverage.bundled).toMatchObject({ 'src/words.ts': ['dist/cjs/words.js'], 'src/temperature.ts': ['dist/cjs/temperature.js'] });
+    // Every function of the library is tested: no mutant is in code no test executes.
+    expect(run.stderr).toMatch(/^mutate: \d+ mutants in 2 files, /m);
+    const { stages } = JSON.parse(run.stdout) as { stages: Array<{ stage: string; instances?: number }> };
+    expect(stages.find((stage) => stage.stage === 'export')!.instances).toBeGreaterThan(0);
+  });
+});
