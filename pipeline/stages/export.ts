@@ -21,6 +21,7 @@ import { curate } from '../dataset/curation.js';
 import { withSearch, type Difficulty } from '../dataset/difficulty.js';
 import { solve } from '../solve/solve.js';
 import { testFileOf } from '../runners/test-ids.js';
+import { UserError } from '../common/errors.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
 function hiddenTestPatch(failToPass: readonly string[], read: (file: string) => string): string {
@@ -174,6 +175,23 @@ export function sourceOfRun(ctx: StageContext, searched: ReadonlyMap<string, Dif
     operators,
     statements: statementsOf(kept),
   };
+}
+
+/** Where a run's candidates stopped short of a task: verdicts, rejected statements, curation. */
+function whyNoTask({ store }: StageContext, { curation }: DatasetSource): string {
+  const verdicts = Object.entries(store.verdictCounts())
+    .map(([status, n]) => `${status} ${n}`)
+    .join(', ');
+  const rejected = store.issues().filter((issue) => issue.status === 'rejected').length;
+  const { f2pShare, tier, perFunction } = curation.dropped;
+  const curated = f2pShare + tier + perFunction;
+  return [
+    `${store.candidates().length} candidates: ${verdicts || 'none validated'}`,
+    rejected > 0 ? `${rejected} problem statements rejected` : '',
+    curated > 0 ? `${curated} tasks left out by curation` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** Statement counts per writer and the distinct models asked, for the manifest and the card. */
@@ -362,7 +380,14 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
     const createdAt = new Date().toISOString();
     store.setMeta('pendingExport', { dataset: options.dataset, createdAt });
     const searched = options.searchBudget === null ? new Map() : await searchedTasks(ctx, options.searchBudget);
-    written = await writeDataset([sourceOfRun(ctx, searched)], {
+    const source = sourceOfRun(ctx, searched);
+    if (source.instances.length === 0) {
+      throw new UserError(
+        `export: no candidate became a task (${whyNoTask(ctx, source)})`,
+        '`swesynth stats` shows where each candidate stopped; more candidates (--max-candidates 0 takes every mutant) or other --operators may give tasks',
+      );
+    }
+    written = await writeDataset([source], {
       outDir: options.outDir,
       dataset: options.dataset,
       version: options.datasetVersion,

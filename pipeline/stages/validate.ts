@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { StageContext, StageResult } from './context.js';
 import { UserError } from '../common/errors.js';
 import { stopProcessesIn } from '../common/process-alive.js';
-import { type Judge, judgeWithRetries, type Outcome, openJudge, type ValidationSpec } from '../validation/judge.js';
+import { type Judge, judgeWithRetries, type Outcome, openJudge, UNREACHED, type ValidationSpec } from '../validation/judge.js';
 import { isGitUrl } from '../repo/profile.js';
 import { Progress } from '../common/progress.js';
 import type { Candidate } from '../store/records.js';
@@ -174,6 +174,14 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
       throw new UserError(`validate: ${what}`, hint);
     }
     log.warn(`validate: ${what}`);
+  }
+  // An empty result is never success. The verdicts go, so that a rerun judges every candidate again (with --whole-suite).
+  if (total > 0 && store.verdicts().every((verdict) => verdict.status === 'survived' && verdict.detail === UNREACHED)) {
+    store.forgetVerdicts('survived');
+    throw new UserError(
+      `validate: no test executes the code of any of the ${total} candidates: the coverage setup learned maps no test file to a function they change`,
+      'check that "source.include" in the repo profile names the files the tests load (or build output made from them), or run again with --whole-suite to run every test for every candidate',
+    );
   }
   const summary = {
     candidates: total,

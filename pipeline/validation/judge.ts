@@ -62,6 +62,9 @@ export interface Judge {
   sandboxes: SandboxPool;
 }
 
+/** The detail of a candidate that survived with no run: coverage says no test executes its changed code. */
+export const UNREACHED = 'no test executes the changed code';
+
 /** A file that crashed on load reports one error instead of its tests; its tests inherit it. */
 function crashesByFile(results: TestResult[]): Map<string, TestResult> {
   return new Map(results.filter((result) => result.titlePath[0] === '(file)').map((result) => [result.file, result]));
@@ -126,7 +129,7 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
     ...extra,
   });
   const runs = ctx.select(candidate);
-  if (runs.length === 0) return { verdict: verdict('survived', { detail: 'no test executes the changed code' }), failed: [] };
+  if (runs.length === 0) return { verdict: verdict('survived', { detail: UNREACHED }), failed: [] };
 
   let sandbox = await ctx.sandboxes.acquire();
   let mutated = false;

@@ -200,3 +200,47 @@ describe('coverage of tests compiled with the source', () => {
     expect(stages.find((stage) => stage.stage === 'export')!.instances).toBeGreaterThan(0);
   });
 });
+
+describe('an empty result', () => {
+  /** A repository of two functions, whose one test file holds `test`. */
+  function repoWhoseTest(test: string): string {
+    const repo = join(tempDir('empty-result'), 'repo');
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'empty-result', version: '1.0.0', scripts: { test: 'node --test' } }),
+      'src/words.js':
+        "exports.shout = function shout(text) {\n  return text.toUpperCase() + '!';\n};\n\n" +
+        "exports.whisper = function whisper(text) {\n  return text.toLowerCase() + '...';\n};\n",
+      'test/words.test.js': `const test = require('node:test');\nconst assert = require('node:assert');\n${test}\n`,
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(join(repo, file, '..'), { recursive: true });
+      writeFileSync(join(repo, file), text);
+    }
+    return repo;
+  }
+
+  const runOn = (repo: string) =>
+    swesynth(['run', repo, '--run-dir', join(tempDir('run'), 'run'), '--out', tempDir('out'), '--max-candidates', '4', '--no-progress']);
+
+  it('ends a run whose tests reach no source function with a non-zero exit, saying so', async () => {
+    const run = await runOn(repoWhoseTest("test('adds', () => assert.equal(1 + 1, 2));"));
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      'swesynth: validate: no test executes the code of any of the 4 candidates: the coverage setup learned maps no test file to a function they change',
+    );
+    expect(run.stderr).toContain('run again with --whole-suite');
+    expect(run.stderr).not.toMatch(/^(issues|export):/m);
+  });
+
+  it('ends a run that exports no task with a non-zero exit, saying where the candidates stopped', async () => {
+    // The test calls both functions and checks nothing: every mutant survives.
+    const run = await runOn(
+      repoWhoseTest(
+        "const { shout, whisper } = require('../src/words.js');\ntest('shouts and whispers', () => [shout('a'), whisper('A')]);",
+      ),
+    );
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('swesynth: export: no candidate became a task (4 candidates: survived 4)');
+    expect(run.stderr).not.toMatch(/tasks written to/);
+  });
+});
