@@ -11,7 +11,8 @@ import { readBatchState, writeBatchState, type BatchDataset, type BatchStage, ty
 import { statsHtml } from '../dataset/stats-html.js';
 import { combineStats } from '../dataset/stats.js';
 import { requireDatasetName } from '../dataset/write.js';
-import { init, UnworkingProfileError } from '../repo/init.js';
+import { UnworkingProfileError } from '../repo/init.js';
+import { initProved } from './prove.js';
 import type { RepoProfile } from '../repo/profile.js';
 import { resolveTarget } from '../repo/target.js';
 import { loadConfig } from './config.js';
@@ -88,13 +89,14 @@ async function runEntry(entry: BatchEntry, before: RepoOutcome | undefined, sett
       outcome.profile = null;
       settings.save(outcome);
       try {
-        const result = await init(entry.location, {
+        const result = await initProved(entry.location, {
           commit: entry.commit ?? undefined,
           overrides: {},
           reposDir: settings.reposDir,
           force,
           packages: [],
           probe: true,
+          prove: true,
           log,
         });
         outcome.profile = resolve(result.path);

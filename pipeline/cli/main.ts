@@ -9,7 +9,7 @@ import { describeIssues, UserError } from '../common/errors.js';
 import { RepoProfile } from '../repo/profile.js';
 import { exportDataset } from '../stages/export.js';
 import { doctor } from '../repo/doctor.js';
-import { init } from '../repo/init.js';
+import { initProved, line as proofLine } from './prove.js';
 import type { ProbeReport } from '../repo/probe.js';
 import { openRun, runStages } from './services.js';
 import { addBatchCommand } from './batch.js';
@@ -73,6 +73,7 @@ interface InitFlags {
   json?: boolean;
   package?: string[];
   probe: boolean;
+  prove: boolean;
 }
 
 function probeLine(report: ProbeReport): string {
@@ -168,6 +169,10 @@ Examples:
       '--no-probe',
       'skip the check that installs, builds and runs one test file (faster, but a profile that cannot work shows only in run)',
     )
+    .option(
+      '--no-prove',
+      'skip the proof that takes a few sanity mutants through setup and validation (a profile whose tests notice no bug shows only in run)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  $ swesynth init ../my-lib\n  $ swesynth init https://example.invalid/acme/lib.git --commit 4b85938 --name acme/lib\n' +
@@ -175,7 +180,7 @@ Examples:
     )
     .action(async (target: string, flags: InitFlags) => {
       const overrides = profileOverrides(flags);
-      const result = await init(target, {
+      const result = await initProved(target, {
         commit: flags.commit,
         name: flags.name,
         overrides,
@@ -183,11 +188,13 @@ Examples:
         force: flags.force ?? false,
         packages: flags.package ?? [],
         probe: flags.probe,
+        prove: flags.prove,
         log,
       });
       process.stdout.write(flags.json ? `${JSON.stringify(result.profile, null, 2)}\n` : `${result.path}\n`);
       for (const reason of result.reasons) log.info(`init: ${reason}`);
       if (result.probe) log.info(`init: probe: ${probeLine(result.probe)}`);
+      if (result.proof) log.info(`init: proof: ${proofLine(result.proof)}`);
       const runners = result.profile.packages?.length
         ? result.profile.packages.map((pkg) => `${pkg.runner} (${pkg.path})`).join(', ')
         : result.profile.runner;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { SearchOutcome } from '../solve/search.js';
 import type { Logger } from '../common/logger.js';
 import type { StageContext, StageResult } from '../stages/context.js';
-import { keepRunShape, runOptionsFrom, type OptionValues, type ResolvedOptions } from './options.js';
+import { keepRunShape, runOptionsFrom, type OptionValues, type ResolvedOptions, type RunOptions } from './options.js';
 import { UserError } from '../common/errors.js';
 import { ownedFolder, removeOrphans } from '../common/process-alive.js';
 import { selfCheckOf, sourceOfRun } from '../stages/export.js';
@@ -55,13 +55,21 @@ export async function openRun({ target, options, log, keepShape }: OpenRunOption
       profile,
       location,
       runDir: dir,
-      options: runOptionsFrom(keepShape ? lastExportPlace(kept, options.chosen, store) : kept, slugOf(profile)),
+      options: withProfileChoices(
+        runOptionsFrom(keepShape ? lastExportPlace(kept, options.chosen, store) : kept, slugOf(profile)),
+        profile,
+      ),
       log,
     };
   } catch (error) {
     store.close();
     throw error;
   }
+}
+
+/** What the profile decides of a run's options: a profile whose coverage reaches nothing runs the whole suite for every candidate. */
+export function withProfileChoices(options: RunOptions, profile: RepoProfile): RunOptions {
+  return profile.wholeSuite ? { ...options, wholeSuite: true } : options;
 }
 
 /** Every stage in order, each named to `onStage` as it starts; a kill screen's verdicts make no tasks, so it stops after validate. */

@@ -14,7 +14,7 @@ import { installedManager, scriptCall, scriptRun, type InstalledManager } from '
 export type { RepoFacts } from './facts.js';
 export { factsOf } from './facts.js';
 
-export type DetectedProfile = Omit<RepoProfile, 'name' | 'url' | 'commit' | 'minPassShare' | 'timeouts' | 'env'> & {
+export type DetectedProfile = Omit<RepoProfile, 'name' | 'url' | 'commit' | 'minPassShare' | 'timeouts' | 'env' | 'wholeSuite'> & {
   env: Record<string, string>;
 };
 

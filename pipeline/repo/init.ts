@@ -113,7 +113,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
     if (existsSync(path) && !options.force)
       throw new UserError(`repo profile ${path} already exists`, 'edit it, or pass --force to write it again');
     mkdirSync(options.reposDir, { recursive: true });
-    write(path, profile);
+    writeProfile(path, profile);
 
     const listed = workspace?.packages ?? facts.glob(profile.tests);
     if (listed.length === 0 && !profile.build && !options.probe) {
@@ -135,7 +135,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
             : { ...probed, packages: probed.packages?.filter((pkg) => !report.untested.includes(pkg.path)) };
         if (tested !== probed) {
           reasons.push(`no test files after the build in ${report.untested.join(', ')}: left out`);
-          write(path, tested);
+          writeProfile(path, tested);
         }
         if (await keepPrepared({ location: url, profile: tested }, workspace))
           options.log.info('init: the installed and built workspace is kept for the first `run` of this profile');
@@ -150,7 +150,7 @@ export async function init(target: string, options: InitOptions): Promise<InitRe
           options.log.info(`init: ${retry.why}`);
           reasons.push(`install: ${retry.why}`);
           probed = { ...probed, install: retry.install };
-          write(path, probed);
+          writeProfile(path, probed);
           continue;
         }
         if (error instanceof UserError)
@@ -183,7 +183,7 @@ async function installContext(facts: RepoFacts, profile: RepoProfile, output: st
 }
 
 /** Writes a profile whole or not at all: it is never left half-written. */
-function write(path: string, profile: RepoProfile): void {
+export function writeProfile(path: string, profile: RepoProfile): void {
   writeFileSync(`${path}.partial`, `${JSON.stringify(profile, null, 2)}\n`);
   renameSync(`${path}.partial`, path);
 }

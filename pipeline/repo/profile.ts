@@ -47,6 +47,11 @@ export const RepoProfile = z
     build: z.string().nullable().default(null),
     /** The tests run on built output: the build runs again before every candidate's tests. */
     buildBeforeTests: z.boolean().default(false),
+    /**
+     * Every candidate runs every test, as with --whole-suite: the coverage setup learns cannot tell
+     * which tests reach the code (init sets it when its sanity mutants reach no test by coverage).
+     */
+    wholeSuite: z.boolean().default(false),
     runner: z.enum(RUNNER_NAMES).default('node-test'),
     /** Extra arguments for the runner, e.g. a config file or an exclusion. */
     runnerArgs: z.array(z.string()).default([]),

@@ -147,6 +147,15 @@ export class RunStore {
     });
   }
 
+  /** Forgets every verdict and the validate stage's summary, so that the same candidates are validated again (under other settings). */
+  forgetValidation(): void {
+    this.transaction(() => {
+      this.db.prepare('DELETE FROM failed_tests').run();
+      this.db.prepare('DELETE FROM verdicts').run();
+      this.db.prepare("DELETE FROM stages WHERE name = 'validate'").run();
+    });
+  }
+
   /** A candidate's verdict and its failed tests, written together. */
   saveVerdict(verdict: Verdict, failed: FailedTest[]): void {
     const insertFailed = this.db.prepare('INSERT OR REPLACE INTO failed_tests (candidate_id, test_id, record) VALUES (?, ?, ?)');
