@@ -607,7 +607,9 @@ function entryFiles(pkg: PackageJson): string[] {
  */
 function fallbackRunner(facts: RepoFacts, workspaceRoot: RepoFacts | undefined): { adapter: RunnerAdapter; why: string } {
   const dependedOn = (dependencies: Record<string, string>) =>
-    allRunners().find((adapter) => adapter.package !== undefined && adapter.package in dependencies);
+    allRunners().find((adapter) =>
+      [adapter.package, ...(adapter.alsoProvidedBy ?? [])].some((provider) => provider !== undefined && provider in dependencies),
+    );
   const own = dependedOn(dependenciesOf(facts));
   if (own) return { adapter: own, why: `"${own.package}" is a dependency` };
   for (const adapter of allRunners()) {
@@ -841,7 +843,7 @@ export function detect(facts: RepoFacts, workspaceRoot?: RepoFacts): Detection {
   const addsRunner =
     runnerPackage !== undefined &&
     adapter.newestMajor !== undefined &&
-    !(runnerPackage in dependencies) &&
+    ![runnerPackage, ...(adapter.alsoProvidedBy ?? [])].some((provider) => provider in dependencies) &&
     packageManager === 'npm' &&
     install !== null;
   const fullInstall = addsRunner

@@ -89,6 +89,11 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: { test: 'mocha' }, devDependencies: { mocha: '3' } }, files))).toMatchObject({
       install: 'npm install',
     });
+    // A package that provides the runner's command under another name (jest-cli for jest) is the runner too.
+    expect(detectProfile(repo({ scripts: { test: 'jest' }, devDependencies: { 'jest-cli': '22' } }, files))).toMatchObject({
+      runner: 'jest',
+      install: 'npm install',
+    });
   });
 
   it('takes the build script as the build when a helper the tests import runs a script the build writes', () => {
