@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Draws the sample of repositories for the "untuned repository" measurement.
 //
-// Frame: the FRAME_SIZE most-downloaded packages of a package list (name, version, downloads_a_month,
+// Frame: the --frame (default 2000) most-downloaded packages of a package list (name, version, downloads_a_month,
 // summary; tab-separated, header first), ties broken by name. The frame is shuffled with a seeded
 // mulberry32 and walked in that order; each walked package costs one `npm view <name> repository --json`
 // (the registry the npm client is configured with), and the walk stops as soon as SAMPLE_SIZE
@@ -15,16 +15,15 @@
 // With --clones <dir>, each taken repository's clone <dir>/<owner>__<name> (made from its fetched snapshot)
 // has its commit recorded (`git rev-parse HEAD`).
 //
-// --seed and --size draw another sample from the same frame (a fresh one, for a measurement nobody tuned for);
-// the defaults are the first sample's, so sample.json redraws as it was. Give a new sample its own --out.
+// --seed and --size draw another sample (a fresh one, for a measurement nobody tuned for), --frame from a
+// wider or narrower frame; the defaults are the first sample's, so sample.json redraws as it was. Give a new
+// sample its own --out.
 //
 //   node bench/sample/draw.mjs [--packages <npm.tsv>] [--out bench/sample/sample.json] [--clones /work/sample]
-//        [--seed 14] [--size 30]
+//        [--seed 14] [--size 30] [--frame 2000]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-
-const FRAME_SIZE = 2000;
 
 const { values: flags } = parseArgs({
   options: {
@@ -33,12 +32,14 @@ const { values: flags } = parseArgs({
     clones: { type: 'string' },
     seed: { type: 'string', default: '14' },
     size: { type: 'string', default: '30' },
+    frame: { type: 'string', default: '2000' },
   },
 });
 const SEED = Number(flags.seed);
 const SAMPLE_SIZE = Number(flags.size);
-if (!Number.isInteger(SEED) || !Number.isInteger(SAMPLE_SIZE) || SAMPLE_SIZE < 1)
-  throw new Error('--seed and --size take whole numbers (--size at least 1)');
+const FRAME_SIZE = Number(flags.frame);
+if (!Number.isInteger(SEED) || !Number.isInteger(SAMPLE_SIZE) || SAMPLE_SIZE < 1 || !Number.isInteger(FRAME_SIZE) || FRAME_SIZE < 1)
+  throw new Error('--seed, --size and --frame take whole numbers (--size and --frame at least 1)');
 
 function mulberry32(seed) {
   let state = seed >>> 0;
@@ -101,8 +102,12 @@ function lookUp(name) {
 
 const previous = existsSync(flags.out) ? JSON.parse(readFileSync(flags.out, 'utf8')) : null;
 // A sample file holds one draw: another seed written over it (say --seed without --out) would lose the measured one.
-if (previous && (previous.seed !== SEED || previous.sampleSize !== SAMPLE_SIZE))
-  throw new Error(`${flags.out} holds the draw of seed ${previous.seed}, size ${previous.sampleSize}: give this draw its own --out`);
+// Samples drawn before --frame existed carry no frameSize: theirs was 2000.
+const previousFrameSize = previous?.frameSize ?? 2000;
+if (previous && (previous.seed !== SEED || previous.sampleSize !== SAMPLE_SIZE || previousFrameSize !== FRAME_SIZE))
+  throw new Error(
+    `${flags.out} holds the draw of seed ${previous.seed}, size ${previous.sampleSize}, frame ${previousFrameSize}: give this draw its own --out`,
+  );
 const lookedUp = new Map((previous?.walked ?? []).map((entry) => [entry.name, entry.repository]));
 const unfetchable = new Map(Object.entries(previous?.unfetchable ?? {}));
 const earlierRepositories = new Map((previous?.repositories ?? []).map((r) => [r.repo, r]));
@@ -140,6 +145,7 @@ for (const repository of flags.clones ? taken.values() : []) {
 
 const sample = {
   seed: SEED,
+  frameSize: FRAME_SIZE,
   prng: 'mulberry32, Fisher-Yates shuffle from the last element down',
   frame: {
     source: 'npm package list of /work/.library/env/packages/npm.tsv (name, version, downloads_a_month, summary)',
