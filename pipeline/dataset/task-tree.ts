@@ -60,7 +60,7 @@ git update-ref HEAD "$(git -c commit.gpgsign=false commit-tree "$(git write-tree
 
 /**
  * The agent's working tree of a task at `dir`: the clean, installed workspace (its node_modules
- * linked, its history left behind) with the bug in, the hidden tests deleted, and a git history
+ * hard-linked, its history left behind) with the bug in, the hidden tests deleted, and a git history
  * of one deterministic commit, so the original code is out of reach. Built output is left as the
  * workspace has it: grading builds after the prediction is in. A folder made for an earlier task
  * of the same workspace is reset to the clean files (whatever that task changed, added or
@@ -103,7 +103,7 @@ export type TreeBuild = 'none' | 'alone' | 'whole';
 /**
  * The built output of a task tree that serves task after task. A tree's first task runs the whole
  * build, as the exported verifier does in every task's tree: it shows that the build works in a
- * task tree (a git repository, its node_modules linked). Git resets the tree's source between
+ * task tree (a git repository, its node_modules hard-linked). Git resets the tree's source between
  * tasks, never its output (ignored, or left as the build wrote it), so the files whose output was
  * last built from a text other than the clean one are kept here and put back by the next task. A
  * later task's changed files are rebuilt alone where that gives what the whole build gives, as

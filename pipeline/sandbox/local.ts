@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, link, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { execa } from 'execa';
 import { reporterPath } from '../common/paths.js';
 import { onInterrupt, unlessInterrupted } from './interrupt.js';
@@ -102,44 +102,49 @@ class WarmServer {
   }
 }
 
+/** How many files of a node_modules tree are linked at once. */
+const LINKS_AT_ONCE = 64;
+
 /**
- * The copy's node_modules: a link to the workspace's, unless that holds links to the workspace's
- * own packages (npm and yarn workspaces put them there). Those must reach the copy's packages, or
- * a test of one package would import another's clean code and never see its mutant: then the
- * copy gets a folder of links, one per installed package, the workspace's own relinked into it.
+ * The copy's node_modules: the workspace's installed tree, each file hard-linked (no byte copied),
+ * so that every path in it, followed to its real file, stays inside the copy, as in the workspace.
+ * A single link to the workspace's folder would put them outside: a compiler that follows links
+ * (tsc writing declarations) would then name the workspace's files from the copy's code and refuse
+ * to build, where the workspace builds. A link to one of the workspace's own packages (npm and yarn
+ * workspaces put them there) is made to reach the copy's package, or a test of one package would
+ * import another's clean code and never see its mutant. Where the copy is on another file system
+ * than the workspace, files cannot be hard-linked: node_modules is then linked as a whole.
  */
 async function linkDependencies(workspace: string, dir: string): Promise<void> {
   const modules = join(workspace, 'node_modules');
   const root = await realpath(workspace);
-  const ownPackage = async (entry: string): Promise<string | undefined> => {
-    const target = await realpath(join(modules, entry)).catch(() => '');
-    const inside = relative(root, target);
-    return (await lstat(join(modules, entry))).isSymbolicLink() &&
-      inside !== '' &&
-      !inside.startsWith('..') &&
-      !inside.startsWith('node_modules/')
-      ? inside
-      : undefined;
+  const files: Array<[from: string, to: string]> = [];
+  const walk = async (from: string, to: string): Promise<void> => {
+    await mkdir(to, { recursive: true });
+    for (const entry of await readdir(from, { withFileTypes: true })) {
+      const [source, target] = [join(from, entry.name), join(to, entry.name)];
+      if (entry.isDirectory()) await walk(source, target);
+      else if (entry.isSymbolicLink()) await symlink(await ownTarget(source, target), target);
+      else files.push([source, target]);
+    }
   };
-  const entries: string[] = [];
-  for (const name of await readdir(modules)) {
-    if (name.startsWith('@')) entries.push(...(await readdir(join(modules, name))).map((scoped) => `${name}/${scoped}`));
-    else entries.push(name);
-  }
-  const own = new Map<string, string>();
-  for (const entry of entries) {
-    const inside = await ownPackage(entry);
-    if (inside !== undefined) own.set(entry, inside);
-  }
-  if (own.size === 0) {
+  /** A link's target as written, unless it reaches a package of the workspace's own: then that package in the copy. */
+  const ownTarget = async (link: string, copied: string): Promise<string> => {
+    const written = await readlink(link);
+    const real = await realpath(link).catch(() => null);
+    if (real === null) return written;
+    const inside = relative(root, real);
+    const own = inside !== '' && !inside.startsWith('..') && !inside.startsWith('node_modules/') && !isAbsolute(inside);
+    return own ? relative(dirname(copied), join(dir, inside)) : written;
+  };
+  try {
+    await walk(modules, join(dir, 'node_modules'));
+    for (let next = 0; next < files.length; next += LINKS_AT_ONCE)
+      await Promise.all(files.slice(next, next + LINKS_AT_ONCE).map(([from, to]) => link(from, to)));
+  } catch (error) {
+    if (!['EXDEV', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    await rm(join(dir, 'node_modules'), { recursive: true, force: true });
     await symlink(modules, join(dir, 'node_modules'), 'dir');
-    return;
-  }
-  for (const entry of entries) {
-    const link = join(dir, 'node_modules', entry);
-    await mkdir(dirname(link), { recursive: true });
-    const inside = own.get(entry);
-    await symlink(inside === undefined ? join(modules, entry) : relative(dirname(link), join(dir, inside)), link);
   }
 }
 

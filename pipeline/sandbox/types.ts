@@ -3,7 +3,7 @@
  * hooks are never installed: a build may install them (husky, run by a dev tool kit's setup), and
  * the export's task trees are git repositories where validation's copies are not, so an installer
  * would act in one and not the other, or fail there alone (husky refuses a hooks folder outside
- * the tree, which a linked node_modules is).
+ * the tree, which the workspace's node_modules may be).
  */
 export const SANDBOX_ENV: Readonly<Record<string, string>> = { HUSKY: '0' };
 

@@ -1,13 +1,13 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { nodeTest } from '../../pipeline/runners/node-test.js';
 import { runTests } from '../../pipeline/runners/run-tests.js';
 import { LocalSandbox } from '../../pipeline/sandbox/local.js';
 import { REPORT_FILE_PREFIX } from '../../pipeline/sandbox/types.js';
-import { tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
 
 describe('local sandbox', () => {
   it('runs the tests of two sandboxes at once, each on a network and in a temp folder of its own: a server on a fixed port, a file at a fixed temp path', async () => {
@@ -57,9 +57,10 @@ describe('local sandbox', () => {
     expect(seen.filter((folder) => existsSync(folder))).toEqual([]);
   });
 
-  it("copies the workspace without .git or a running test's report, and links node_modules instead of copying it", async () => {
+  it("copies the workspace without .git or a running test's report, and hard-links node_modules' files instead of copying them", async () => {
     const workspace = tempDir('workspace');
     mkdirSync(join(workspace, 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(join(workspace, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
     mkdirSync(join(workspace, '.git'));
     mkdirSync(join(workspace, 'src'));
     writeFileSync(join(workspace, 'src', 'a.js'), 'export const a = 1;\n');
@@ -68,13 +69,41 @@ describe('local sandbox', () => {
     writeFileSync(join(workspace, report), '{}\n');
     const sandbox = await LocalSandbox.copyOf(workspace, join(tempDir('sandbox'), 'copy'));
     expect(await sandbox.readFile('src/a.js')).toBe('export const a = 1;\n');
-    expect(lstatSync(join(sandbox.root, 'node_modules')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(sandbox.root, 'node_modules')).isDirectory()).toBe(true);
+    expect(statSync(join(sandbox.root, 'node_modules', 'dep', 'index.js')).ino).toBe(
+      statSync(join(workspace, 'node_modules', 'dep', 'index.js')).ino,
+    );
     expect(existsSync(join(sandbox.root, '.git'))).toBe(false);
     expect(existsSync(join(sandbox.root, report))).toBe(false);
     await sandbox.writeFile('src/a.js', 'export const a = 2;\n');
     expect(await LocalSandbox.at(workspace).readFile('src/a.js')).toBe('export const a = 1;\n');
     await sandbox.dispose();
     expect(existsSync(sandbox.root)).toBe(false);
+  });
+
+  it("builds declarations in a copy as in the workspace: no path in the copy's node_modules leads out of it", async () => {
+    const workspace = tempDir('declarations');
+    const files: Record<string, string> = {
+      'package.json': '{"name":"declared","version":"1.0.0","dependencies":{"maker":"1.0.0"}}',
+      'tsconfig.json':
+        '{"compilerOptions":{"declaration":true,"outDir":"dist","module":"nodenext","moduleResolution":"nodenext","strict":true},"include":["src"]}',
+      // The inferred type comes from a package the source never names: tsc names it by its path in node_modules.
+      'src/index.ts': "import { make } from 'maker';\nexport const build = () => make();\n",
+      'node_modules/maker/package.json': '{"name":"maker","version":"1.0.0","types":"index.d.ts"}',
+      'node_modules/maker/index.d.ts': "import type { Thing } from 'thing';\nexport declare function make(): Thing;\n",
+      'node_modules/thing/package.json': '{"name":"thing","version":"1.0.0","types":"index.d.ts"}',
+      'node_modules/thing/index.d.ts': 'export interface Thing { n: number }\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(workspace, path)), { recursive: true });
+      writeFileSync(join(workspace, path), text);
+    }
+    const tsc = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'))} -p .`;
+    const sandbox = await LocalSandbox.copyOf(workspace, join(tempDir('sandbox'), 'copy'));
+    const built = await sandbox.exec(tsc, { timeoutMs: 60_000 });
+    expect(built.exitCode, built.outputTail).toBe(0);
+    expect(await sandbox.readFile('dist/index.d.ts')).toContain('import("thing").Thing');
+    await sandbox.dispose();
   });
 
   it('puts back what a command wrote, added or removed in the copy, from the workspace, empties its temp folder, and leaves node_modules alone', async () => {
@@ -122,7 +151,7 @@ describe('local sandbox', () => {
     expect(existsSync(join(sandbox.root, 'test', 'tmp'))).toBe(false);
     expect(existsSync(join(sandbox.root, 'test', 'locales', 'fr.json'))).toBe(false);
     expect(readlinkSync(join(sandbox.root, 'src', 'index.js'))).toBe('a.js');
-    expect(existsSync(join(workspace, 'node_modules', '.cache'))).toBe(true);
+    expect(existsSync(join(sandbox.root, 'node_modules', '.cache'))).toBe(true);
     // What was put back is the copy's state from then on: nothing more to undo.
     expect(await sandbox.undoWrites!()).toEqual([]);
     await sandbox.dispose();
