@@ -180,7 +180,7 @@ export async function validate(ctx: StageContext): Promise<StageResult> {
     store.forgetVerdicts('survived');
     throw new UserError(
       `validate: no test executes the code of any of the ${total} candidates: the coverage setup learned maps no test file to a function they change`,
-      'check that "source.include" in the repo profile names the files the tests load (or build output made from them), or run again with --whole-suite to run every test for every candidate',
+      'check that "source.include" in the repo profile names the files the tests load (or build output made from them), or set "wholeSuite": true in it (or run again with --whole-suite) to run every test for every candidate',
     );
   }
   const summary = {
