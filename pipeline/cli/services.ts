@@ -22,7 +22,7 @@ import { RepoProfile, slugOf } from '../repo/profile.js';
 import { resolveTarget } from '../repo/target.js';
 import { combineStats, statsOf, type Stats } from '../dataset/stats.js';
 import { RunStore } from '../store/run-store.js';
-import { bundleFile } from '../dataset/formats/bundle.js';
+import { baseFromBundle, bundleFile } from '../dataset/formats/bundle.js';
 import { connectEngine, type ContainerLimits } from '../sandbox/docker.js';
 import { buildTaskImage } from '../sandbox/task-image.js';
 
@@ -123,26 +123,48 @@ export async function exportFromRuns(targets: readonly string[], options: Resolv
 const GRADING = '.grading';
 
 /**
- * Each repository of a dataset, prepared once from its profile (code at the commit, installed)
- * under `workDir` on first use, and reused by later evaluations and searches of the same commit.
+ * Each repository of a dataset, prepared once (code at the commit, installed) under `workDir` on
+ * first use, and reused by later evaluations and searches of the same commit. The code comes from
+ * the dataset's own bundle where it has one, so that a dataset works wherever it is copied to;
+ * else from the profile's url.
  */
-function preparedWorkspaces(repos: readonly DatasetRepo[], workDir: string, log: Logger): (name: string) => Promise<string> {
+function preparedWorkspaces(
+  dataset: Pick<ReturnType<typeof loadDataset>, 'dir' | 'repos' | 'instances'>,
+  workDir: string,
+  log: Logger,
+): (name: string) => Promise<string> {
   const prepared = new Map<string, Promise<string>>();
+  const fromBundle = async (repo: DatasetRepo, task: Instance, workspace: string) => {
+    const code = `${workspace}.code`;
+    await rm(code, { recursive: true, force: true });
+    try {
+      await baseFromBundle(dataset.dir, task, code);
+      await preparedWorkspace({ location: code, profile: { ...repo.profile, commit: null }, log }, workspace);
+    } finally {
+      await rm(code, { recursive: true, force: true });
+    }
+  };
+  const fromUrl = async (repo: DatasetRepo, workspace: string) => {
+    const commit = await preparedWorkspace({ location: repo.profile.url, profile: repo.profile, log }, workspace);
+    if (commit !== repo.commit)
+      throw new UserError(
+        `${repo.name} at ${repo.profile.url} gives commit ${commit}, not the dataset's ${repo.commit}`,
+        'point the profile url in the manifest at the repository the dataset was made from',
+      );
+  };
   return (name) => {
     if (!prepared.has(name)) {
-      const repo = repos.find((each) => each.name === name)!;
+      const repo = dataset.repos.find((each) => each.name === name)!;
       const workspace = resolve(workDir, repo.name.replace('/', '__'), repo.commit.slice(0, 12));
+      const task = dataset.instances.find((instance) => instance.repo === name);
       const ready = existsSync(join(workspace, '.swesynth-ready'))
         ? Promise.resolve(workspace)
-        : preparedWorkspace({ location: repo.profile.url, profile: repo.profile, log }, workspace).then(async (commit) => {
-            if (commit !== repo.commit)
-              throw new UserError(
-                `${repo.name} at ${repo.profile.url} gives commit ${commit}, not the dataset's ${repo.commit}`,
-                'point the profile url in the manifest at the repository the dataset was made from',
-              );
-            await writeFile(join(workspace, '.swesynth-ready'), repo.commit);
-            return workspace;
-          });
+        : (task && existsSync(join(dataset.dir, bundleFile(name))) ? fromBundle(repo, task, workspace) : fromUrl(repo, workspace)).then(
+            async () => {
+              await writeFile(join(workspace, '.swesynth-ready'), repo.commit);
+              return workspace;
+            },
+          );
       prepared.set(name, ready);
     }
     return prepared.get(name)!;
@@ -165,7 +187,8 @@ export async function evaluateDataset(
   },
   log: Logger,
 ) {
-  const { instances, repos, profileOf } = loadDataset(flags.dataset);
+  const dataset = loadDataset(flags.dataset);
+  const { instances } = dataset;
   let predictions: Prediction[];
   let graded = instances;
   if (flags.instance) {
@@ -178,19 +201,19 @@ export async function evaluateDataset(
   } else {
     throw new UserError('nothing to grade', 'pass --predictions <file>, or --instance <id> with --patch-file <file>');
   }
-  return gradePredictions({ repos, profileOf }, graded, predictions, flags, log);
+  return gradePredictions(dataset, graded, predictions, flags, log);
 }
 
 /** Grades predictions on a dataset's instances, in task trees beside the prepared workspaces, with a progress bar. */
 async function gradePredictions(
-  dataset: Pick<ReturnType<typeof loadDataset>, 'repos' | 'profileOf'>,
+  dataset: Pick<ReturnType<typeof loadDataset>, 'dir' | 'repos' | 'instances' | 'profileOf'>,
   instances: Instance[],
   predictions: Prediction[],
   flags: { concurrency?: number; workDir: string; progress: boolean },
   log: Logger,
 ): Promise<EvaluationReport> {
   const { repos, profileOf } = dataset;
-  const workspaceOf = preparedWorkspaces(repos, flags.workDir, log);
+  const workspaceOf = preparedWorkspaces(dataset, flags.workDir, log);
   // Task trees beside the prepared workspaces, where the next evaluation removes those of a killed one.
   await removeOrphans(flags.workDir, GRADING);
   const workDir = ownedFolder(flags.workDir, GRADING, 'tasks');
@@ -224,7 +247,7 @@ export async function solveDataset(
 ): Promise<{ report: SolveReport; grading: GradingSummary | null; out: string }> {
   const dataset = loadDataset(flags.dataset);
   const out = resolve(flags.out ?? join('.swesynth', 'solve', dataset.name, dataset.version));
-  const workspaceOf = preparedWorkspaces(dataset.repos, flags.workDir, log);
+  const workspaceOf = preparedWorkspaces(dataset, flags.workDir, log);
   await removeOrphans(flags.workDir, GRADING);
   const workDir = ownedFolder(flags.workDir, GRADING, 'search');
   // Each outcome is kept as it comes, so a killed search resumes where it stopped.

@@ -456,6 +456,8 @@ export function readPredictions(path: string): Prediction[] {
 
 /** A dataset folder's instances and the profile of each repository they come from, checked. */
 export function loadDataset(dir: string): {
+  /** The dataset's folder. */
+  dir: string;
   name: string;
   version: string;
   instances: Instance[];
@@ -482,6 +484,7 @@ export function loadDataset(dir: string): {
     }
   }
   return {
+    dir,
     name: manifest.dataset,
     version: manifest.version,
     instances,

@@ -72,7 +72,10 @@ export const testIdsOf = (field: string): string[] => z.array(z.string()).parse(
 /** A repository a dataset draws from: enough to rebuild its environment and to grade its tasks. */
 export const DatasetRepo = z.object({
   name: z.string(),
-  url: z.string(),
+  /** The repository's public remote (https, no credentials); null when it has none, and never a path of the machine that made the dataset. */
+  url: z.string().nullable(),
+  /** Why `url` is null, and where the code is instead. */
+  url_note: z.string().optional(),
   commit: z.string(),
   image: z.string().nullable(),
   profile: RepoProfile,

@@ -22,6 +22,8 @@ import { withSearch, type Difficulty } from '../dataset/difficulty.js';
 import { solve } from '../solve/solve.js';
 import { testFileOf } from '../runners/test-ids.js';
 import { UserError } from '../common/errors.js';
+import { publicRemoteOf } from '../repo/public-remote.js';
+import { bundleFile } from '../dataset/formats/bundle.js';
 
 /** The test files holding FAIL_TO_PASS tests: an agent would read the fix out of them, so a task hides them. */
 function hiddenTestPatch(failToPass: readonly string[], read: (file: string) => string): string {
@@ -117,13 +119,17 @@ const difficultyWith = (difficulty: Difficulty, search: Difficulty['search']): D
 /** The repository of a run as a dataset names it. */
 function datasetRepoOf(ctx: Pick<StageContext, 'store' | 'profile' | 'location'>): DatasetRepo {
   const environment = ctx.store.environment();
+  const remote = publicRemoteOf(ctx.location);
+  // A path of this machine means nothing where the dataset is copied to: the code is in the dataset's bundle.
+  const inBundle = bundleFile(ctx.profile.name);
   return {
     name: ctx.profile.name,
-    // The location as resolved for this run: a relative path in a profile means nothing next to the dataset.
-    url: ctx.location,
+    url: remote,
+    ...(remote ? {} : { url_note: `no public remote: the code of every task is in ${inBundle}` }),
     commit: environment.baseCommit,
     image: environment.image,
-    profile: { ...ctx.profile, url: ctx.location },
+    // The profile's url as a profile reads it: relative to the folder of the file it is in, here the dataset's.
+    profile: { ...ctx.profile, url: remote ?? inBundle },
     setAside: environment.setAside.map(({ file, titlePath }) => ({ file, titlePath })),
   };
 }

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { git, gitSteps } from '../../common/git.js';
 import type { Instance } from '../instance.js';
 import { runConcurrently } from '../../scheduling/in-process.js';
@@ -13,6 +13,23 @@ import type { ExportFormat, FormatInput } from './types.js';
 export const taskRef = (instanceId: string) => `refs/heads/${instanceId}`;
 export const bundleFile = (repo: string) => `repos/${repo.replace('/', '__')}.bundle`;
 /**
+ * The shell commands that make the working folder (empty, or a repository's code to be replaced)
+ * a git repository whose one commit is the task's, its branch fetched from the bundle. Another
+ * task's objects in the bundle's pack are left unreachable.
+ */
+export function taskFromBundle(bundlePath: string, instanceId: string): string[] {
+  return [
+    'git init --quiet --initial-branch=main',
+    `git fetch --quiet ${bundlePath} ${taskRef(instanceId)}`,
+    'git checkout --quiet -B main FETCH_HEAD',
+    'rm -f .git/FETCH_HEAD',
+    'git reflog expire --expire=now --all',
+    // Installed dependencies are not part of the task.
+    'echo /node_modules >> .git/info/exclude',
+  ];
+}
+
+/**
  * The shell commands that turn an environment image's repository folder (the working folder) into
  * a task's: every file but the installed dependencies (of a workspace's packages too) goes, the
  * clean code, its build and its history with it; then the task's branch is checked out of the
@@ -22,14 +39,27 @@ export function checkoutTask(bundlePath: string, instanceId: string): string[] {
   return [
     'find . -name node_modules -prune -o \\( -type f -o -type l \\) -print0 | xargs -0 rm -f',
     "find . -mindepth 1 -depth -type d -empty ! -path '*/node_modules/*' -delete",
-    'git init --quiet --initial-branch=main',
-    `git fetch --quiet ${bundlePath} ${taskRef(instanceId)}`,
-    'git checkout --quiet -B main FETCH_HEAD',
-    `rm -f .git/FETCH_HEAD ${bundlePath}`,
-    'git reflog expire --expire=now --all',
-    // Installed dependencies are not part of the task.
-    'echo /node_modules >> .git/info/exclude',
+    ...taskFromBundle(bundlePath, instanceId),
+    `rm -f ${bundlePath}`,
   ];
+}
+
+/**
+ * The repository's code at the dataset's base, rebuilt in the empty folder `into` from the dataset
+ * alone: a task's branch of the bundle, the bug taken out and the hidden tests put back; no git
+ * repository is left. What grading starts from wherever the dataset was copied to.
+ */
+export async function baseFromBundle(
+  datasetDir: string,
+  instance: Pick<Instance, 'instance_id' | 'repo' | 'bug_patch' | 'test_patch'>,
+  into: string,
+): Promise<void> {
+  await mkdir(into, { recursive: true });
+  const env = { BUNDLE: resolve(datasetDir, bundleFile(instance.repo)) };
+  await gitSteps(into, taskFromBundle('"$BUNDLE"', instance.instance_id).join('\n'), { env });
+  await gitSteps(into, 'git apply --reverse --whitespace=nowarn -', { input: instance.bug_patch });
+  if (instance.test_patch !== '') await gitSteps(into, 'git apply --whitespace=nowarn -', { input: instance.test_patch });
+  await rm(join(into, '.git'), { recursive: true, force: true });
 }
 
 /**

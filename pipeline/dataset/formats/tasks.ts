@@ -2,40 +2,31 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatasetRepo, Instance } from '../instance.js';
 import { testIdsOf } from '../instance.js';
-import { hiddenTestFiles } from '../task-tree.js';
 import { setupSteps } from '../../repo/profile.js';
+import { bundleFile, taskFromBundle } from './bundle.js';
 import type { ExportFormat } from './types.js';
 
 export const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /**
  * The files of a harness task folder, tasks/<id>/, and of its answer key, oracle/<id>/. setup.sh
- * makes the working tree from the repository alone and never reads oracle/; check.sh grades it.
+ * makes the working tree from the dataset's own bundle, found beside the script, and never reads
+ * oracle/ nor any path of the machine that wrote it; check.sh grades it.
  */
 function harnessFiles(instance: Instance, repo: DatasetRepo): Record<string, string> {
   const id = instance.instance_id;
-  const hidden = hiddenTestFiles(instance.test_patch);
-  const fetchCode = repo.profile.commit
-    ? [`git clone --quiet ${quote(repo.url)} "$dest"`, 'cd "$dest"', `git checkout --quiet --detach ${quote(repo.commit)}`]
-    : [`cp -R ${quote(repo.url)} "$dest"`, 'cd "$dest"', 'rm -rf .git node_modules'];
   const setup = [
     '#!/bin/sh',
     `# Makes the working tree of ${id} in $1 (default ./workspace): ${repo.name} with the bug in,`,
-    '# the tests that would give the fix away left out, and a git history of one commit.',
+    '# the tests that would give the fix away left out, and a git history of one commit (the base_commit).',
     'set -eu',
+    'here=$(cd "$(dirname "$0")" && pwd)',
     'dest=${1:-./workspace}',
-    ...fetchCode,
-    "git apply --whitespace=nowarn <<'SWESYNTH_BUG'",
-    // Exactly the patch: a context line can be a lone space, which trimming would cut.
-    instance.bug_patch.replace(/\n$/, ''),
-    'SWESYNTH_BUG',
-    ...(hidden.length > 0 ? [`rm -f -- ${hidden.map(quote).join(' ')}`] : []),
-    'rm -rf .git',
-    'git init --quiet',
-    // Dependencies are installed after the commit; they are not part of the task.
-    'echo /node_modules >> .git/info/exclude',
-    'git add -A',
-    `git -c user.name=swesynth -c user.email=swesynth@localhost commit --quiet -m ${quote(`Task ${id}`)}`,
+    'mkdir -p "$dest"',
+    'cd "$dest"',
+    ...taskFromBundle(`"$here/../../${bundleFile(repo.name)}"`, id),
+    // The bundle's pack holds every task's objects: only this task's commit stays.
+    'git gc --quiet --prune=now',
     ...setupSteps(repo.profile).map(({ command }) => command),
     '',
   ].join('\n');
@@ -65,7 +56,7 @@ function harnessFiles(instance: Instance, repo: DatasetRepo): Record<string, str
 export const tasks: ExportFormat = {
   name: 'tasks',
   description: 'tasks/<id>/ harness folders (setup.sh, check.sh) with their answer key in oracle/<id>/',
-  requires: [],
+  requires: ['bundle'],
   needsDocker: false,
   files: async ({ instances, repos }) =>
     Object.assign({}, ...instances.map((instance) => harnessFiles(instance, repos.get(instance.repo)!))) as Record<string, string>,
