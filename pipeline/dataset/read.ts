@@ -6,6 +6,7 @@ import { formatsOf } from './formats/index.js';
 import { rowsOf } from './formats/jsonl.js';
 import { Instance } from './instance.js';
 import { Manifest } from './manifest.js';
+import { machinePathsIn } from './machine-paths.js';
 
 /** A dataset folder's manifest and instances, with one clear message when either is missing or malformed. */
 export function readDataset(dir: string): { manifest: Manifest; instances: Instance[] } {
@@ -48,7 +49,7 @@ function filesUnder(dir: string): string[] {
 
 /**
  * Checks a dataset folder against its manifest and the schema: every file present with its
- * hash, none unlisted, every instance well-formed, and what each format it holds checks of its
+ * hash, none unlisted, no path of the machine that wrote it in any text file, every instance well-formed, and what each format it holds checks of its
  * files (the splits a partition of the instances, a task folder for each, ...). Returns the problems found.
  */
 export function verifyDataset(dir: string): { instances: number; problems: string[] } {
@@ -60,10 +61,11 @@ export function verifyDataset(dir: string): { instances: number; problems: strin
     else if (createHash('sha256').update(readFileSync(path)).digest('hex') !== sha256)
       problems.push(`${name} does not match its sha256 in the manifest`);
   }
-  for (const path of filesUnder(dir)) {
-    const name = relative(dir, path);
-    if (name !== 'manifest.json' && !(name in manifest.files)) problems.push(`${name} is not in the manifest`);
-  }
+  const files = filesUnder(dir).map((path) => ({ name: relative(dir, path), path }));
+  for (const { name } of files) if (name !== 'manifest.json' && !(name in manifest.files)) problems.push(`${name} is not in the manifest`);
+  const read = files.map(({ name, path }) => ({ name, content: readFileSync(path) }));
+  for (const { name, path } of machinePathsIn(read, manifest, instances))
+    problems.push(`${name} holds ${path}, a path of the machine that wrote it: the dataset works nowhere else`);
   for (const format of formatsOf(manifest)) problems.push(...format.verify({ dir, manifest, instances }));
   return { instances: instances.length, problems };
 }
