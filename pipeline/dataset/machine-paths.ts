@@ -43,6 +43,7 @@ export function machinePathsIn(
     let text = content.toString('utf8');
     for (const own of repository) text = text.split(own).join('');
     const path = known.map((each) => text.match(whole(each))?.[0]).find(Boolean) ?? text.match(MACHINE_PATH)?.[0];
-    return path === undefined ? [] : [{ name, path }];
+    // A sentence's full stop is not part of the path it ends with.
+    return path === undefined ? [] : [{ name, path: path.replace(/[.,:;]+$/, '') }];
   });
 }
