@@ -91,11 +91,11 @@ const DevEngines = z
  * field, else `devEngines.packageManager` (whose version may be a range: its major is run).
  */
 function declaredManager(manifest: PackageJson): { name: string; version: string | null; devEngines: boolean } | null {
-  const field = /^(npm|pnpm|yarn)@([\w.-]+)/.exec(manifest.packageManager ?? '');
+  const field = /^(npm|pnpm|yarn|bun)@([\w.-]+)/.exec(manifest.packageManager ?? '');
   if (field) return { name: field[1]!, version: field[2]!.replace(/-\d+$/, ''), devEngines: false };
   const parsed = DevEngines.safeParse(manifest);
   const entries = [parsed.success ? (parsed.data.devEngines?.packageManager ?? []) : []].flat();
-  const entry = entries.find(({ name }) => ['npm', 'pnpm', 'yarn'].includes(name));
+  const entry = entries.find(({ name }) => ['npm', 'pnpm', 'yarn', 'bun'].includes(name));
   if (!entry) return null;
   const exact = /^\d+\.\d+\.\d+$/.test(entry.version ?? '');
   return { name: entry.name, version: exact ? entry.version! : (/\d+/.exec(entry.version ?? '')?.[0] ?? null), devEngines: true };
@@ -107,7 +107,7 @@ function declaredManager(manifest: PackageJson): { name: string; version: string
  * work to the version package.json pins), wherever it stands in the install (a retry wraps it).
  */
 const MANAGER_CALL =
-  /(?:registry=\$\(npm config get registry[^)]*\) && registry=\$\{registry%\/\} && )?(?:\w+=\S+ )*npx -y(?: --force)? (?:corepack )?(pnpm|yarn)@\S+(?: --config\.\S+)*/;
+  /(?:registry=\$\(npm config get registry[^)]*\) && registry=\$\{registry%\/\} && )?(?:\w+=\S+ )*npx -y(?: --force)? (?:corepack )?(pnpm|yarn|bun)@\S+(?: --config\.\S+)*/;
 
 /**
  * A pnpm other than the one package.json pins runs itself: pnpm 10 would otherwise fetch and run the
@@ -148,7 +148,10 @@ export function packageManagerOf(facts: RepoFacts): {
 } {
   const declared = declaredManager(facts.packageJson);
   const has = (file: string) => facts.rootFiles.includes(file);
-  const manager = declared?.name ?? (has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm');
+  const bunLockfile = ['bun.lock', 'bun.lockb'].find(has);
+  const npmLockfile = has('package-lock.json') || has('npm-shrinkwrap.json');
+  const manager =
+    declared?.name ?? (has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : bunLockfile && !npmLockfile ? 'bun' : 'npm');
   const version = declared?.version ?? null;
   // npm 10.9 and later refuse to run at all (npx and `npm config` included) in a project whose devEngines
   // names another package manager, unless forced; here npm only fetches that manager and starts it.
@@ -173,8 +176,12 @@ export function packageManagerOf(facts: RepoFacts): {
     const yarn = `${withNpmRegistry(force)} ${settings} ${corepackWith(npx)} yarn@${version ?? yarnVersionOf(lockfile)} install`;
     return { packageManager: 'yarn', install: has('yarn.lock') ? `${yarn} --immutable` : yarn };
   }
-  const locked = has('package-lock.json') || has('npm-shrinkwrap.json');
-  return { packageManager: 'npm', install: locked ? 'npm ci' : 'npm install' };
+  if (manager === 'bun') {
+    // bun's own binary comes in a package of npm's registry, and installs from the registry npm uses.
+    const bun = `${withNpmRegistry(force)} BUN_CONFIG_REGISTRY=$registry ${npx} bun@${version ?? '1'} install`;
+    return { packageManager: 'bun', install: bunLockfile ? `${bun} --frozen-lockfile` : bun };
+  }
+  return { packageManager: 'npm', install: npmLockfile ? 'npm ci' : 'npm install' };
 }
 
 /**

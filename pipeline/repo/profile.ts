@@ -42,7 +42,7 @@ export const RepoProfile = z
     commit: z.string().nullable().default(null),
     /** The Node.js version (or range) the install, build and tests run with; null: this machine's. */
     node: z.string().nullable().default(null),
-    packageManager: z.enum(['npm', 'pnpm', 'yarn', 'none']).default('npm'),
+    packageManager: z.enum(['npm', 'pnpm', 'yarn', 'bun', 'none']).default('npm'),
     install: z.string().nullable().default(null),
     build: z.string().nullable().default(null),
     /** The tests run on built output: the build runs again before every candidate's tests. */

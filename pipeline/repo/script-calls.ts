@@ -5,8 +5,8 @@
  * and for yarn and pnpm the major matters:
  *
  *   manager        words after the script's name          pre/post hooks
- *   npm, bun       the positional ones, and all after --  yes
- *   yarn 1         all, the first -- dropped              yes
+ *   npm            the positional ones, and all after --  yes
+ *   yarn 1, bun    all, the first -- dropped              yes
  *   yarn 2+        all, as written (-- too)               no
  *   pnpm 6         as npm                                 yes
  *   pnpm 7         all, as written (-- too)               no
@@ -18,14 +18,14 @@
 
 /** The install command's manager and major (`npx -y yarn@1 install` → yarn 1). */
 export interface InstalledManager {
-  name: 'npm' | 'pnpm' | 'yarn';
+  name: 'npm' | 'pnpm' | 'yarn' | 'bun';
   major: number | null;
 }
 
 export function installedManager(install: string | null): InstalledManager {
-  const call = /\b(pnpm|yarn)@v?(\d+)?/.exec(install ?? '');
+  const call = /\b(pnpm|yarn|bun)@v?(\d+)?/.exec(install ?? '');
   if (!call) return { name: 'npm', major: null };
-  return { name: call[1] as 'pnpm' | 'yarn', major: call[2] === undefined ? null : Number(call[2]) };
+  return { name: call[1] as 'pnpm' | 'yarn' | 'bun', major: call[2] === undefined ? null : Number(call[2]) };
 }
 
 /** One script a call runs, with the words passed on to it. */
@@ -58,6 +58,7 @@ function rulesOf(tool: 'npm' | 'pnpm' | 'yarn' | 'bun', repository: InstalledMan
     if (pnpm <= 6) return { forwarded: npmForwarded, hooks: true };
     return { forwarded: verbatim, hooks: pnpm >= 8 };
   }
+  if (tool === 'bun') return { forwarded: firstDashesDropped, hooks: true };
   return { forwarded: npmForwarded, hooks: true };
 }
 

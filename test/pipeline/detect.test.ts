@@ -563,6 +563,12 @@ describe('profile detection', () => {
       / npx -y corepack yarn@4 install --immutable$/,
     );
     expect(detectProfile(repo({}, { 'package-lock.json': '{}' })).install).toBe('npm ci');
+    // bun where its lockfile is the only one, from the registry npm uses.
+    expect(detectProfile(repo({}, { 'bun.lock': '{}' }))).toMatchObject({
+      packageManager: 'bun',
+      install: expect.stringMatching(/BUN_CONFIG_REGISTRY=\$registry npx -y bun@1 install --frozen-lockfile$/),
+    });
+    expect(detectProfile(repo({}, { 'bun.lockb': '', 'package-lock.json': '{}' })).install).toBe('npm ci');
   });
 
   it('asks for a Node.js that strips types when the install, the build or the tests run a .ts file with node', () => {

@@ -274,3 +274,48 @@ describe('the pnpm major that reads the lockfile and the workspace file', () => 
     }, 240_000);
   }
 });
+
+describe('bun', () => {
+  it("installs a repository whose only lockfile is bun's with bun, from the registry npm uses, and probes it", async () => {
+    const dir = tempDir('bun-lib');
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'bun-lib', version: '1.0.0', scripts: { test: 'node --test' }, devDependencies: { 'is-odd': '3.0.1' } }),
+    );
+    // As bun 1.2 and later write it: the packages resolved from whatever registry bun is told to use.
+    writeFileSync(
+      join(dir, 'bun.lock'),
+      JSON.stringify({
+        lockfileVersion: 1,
+        workspaces: { '': { name: 'bun-lib', devDependencies: { 'is-odd': '3.0.1' } } },
+        packages: {
+          'is-number': [
+            'is-number@6.0.0',
+            '',
+            {},
+            'sha512-Wu1VHeILBK8KAWJUAiSZQX94GmOE45Rg6/538fKwiloUu21KncEkYGPqob2oSZ5mUT73vLGrHQjKw3KMPwfDzg==',
+          ],
+          'is-odd': [
+            'is-odd@3.0.1',
+            '',
+            { dependencies: { 'is-number': '^6.0.0' } },
+            'sha512-CQpnWPrDwmP1+SMHXZhtLtJv90yiyVfluGsX5iNCVkrhQtU3TQHsUWPG9wkdk9Lgd5yNpAg9jQEo90CBaXgWMA==',
+          ],
+        },
+      }),
+    );
+    writeFileSync(join(dir, 'index.js'), "const isOdd = require('is-odd');\nexports.parity = (n) => (isOdd(n) ? 'odd' : 'even');\n");
+    writeFileSync(
+      join(dir, 'index.test.js'),
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { parity } = require('./index.js');\n" +
+        "test('parity', () => { assert.strictEqual(parity(3), 'odd'); assert.strictEqual(parity(4), 'even'); });\n",
+    );
+    const init = await swesynth(['init', dir, '--repos', tempDir('repos'), '--json', '--no-prove']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(RepoProfile.parse(JSON.parse(init.stdout))).toMatchObject({
+      packageManager: 'bun',
+      install: expect.stringContaining('bun@1 install --frozen-lockfile'),
+    });
+    expect(init.stderr).toMatch(/probe: .*: 1 passed, 0 failed/);
+  }, 240_000);
+});
