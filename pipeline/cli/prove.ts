@@ -99,9 +99,10 @@ export async function proveProfile(source: { location: string; profile: RepoProf
     if (attempt.killed === 0) throw unprovable(profile, attempt);
     return { ...attempt, fallback, profile };
   } finally {
+    const setUp = store.stageSummary('setup') !== undefined;
     store.close();
-    // The workspace setup took from init goes on to the first run, when the profile's setup is the one it was made with.
-    if (profile.build === source.profile.build) await keepPrepared({ location, profile }, join(dir, 'workspace'));
+    // The workspace setup made (or took from init) goes on to the first run, when the profile's setup is the one it was made with.
+    if (setUp && profile.build === source.profile.build) await keepPrepared({ location, profile }, join(dir, 'workspace'));
   }
 }
 
