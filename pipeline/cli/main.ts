@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import type { Logger } from '../common/logger.js';
 import type { StageContext, StageResult } from '../stages/context.js';
@@ -418,7 +420,12 @@ Examples:
     .action(async (target: string, flags: { json?: boolean; tasks?: boolean }, command: Command) => {
       const { values } = resolveOptions(command, {});
       const images = [];
-      for (const source of sourcesOf(target)) images.push(await buildImageFromProfile(source, values.baseImage, log.info));
+      const scratch = await mkdtemp(join(tmpdir(), 'swesynth-sources-'));
+      try {
+        for (const source of await sourcesOf(target, scratch)) images.push(await buildImageFromProfile(source, values.baseImage, log.info));
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
+      }
       for (const image of images)
         log.info(
           `docker build: ${image.name} ${image.built ? `built in ${(image.buildMs / 1000).toFixed(1)} s` : 'already up to date'}, ${(image.sizeBytes / 1e6).toFixed(0)} MB`,

@@ -373,6 +373,14 @@ export const OPTIONS = {
     config: true,
     description: `comma-separated export formats (${FORMAT_NAMES.join(', ')}); swe-bench is always written`,
   }),
+  publishedImages: option({
+    type: z.string().min(1).nullable(),
+    default: null,
+    flag: '--published-images <registry>',
+    config: true,
+    description:
+      "where you publish swesynth's images (a registry and namespace): Harbor tasks then start from the environment image there and name the task's image as docker_image",
+  }),
   out: option({ type: z.string().min(1), default: 'out', flag: '--out <dir>', config: true, description: 'output folder for datasets' }),
   progress: option({
     type: z.boolean(),
@@ -541,6 +549,7 @@ export function runOptionsFrom(values: OptionValues, dataset: string) {
     split: values.split,
     testShare: values.testShare,
     formats: values.formats,
+    publishedImages: values.publishedImages,
     curation: { maxF2pShare: values.maxF2pShare, tiers: values.difficulty, maxPerFunction: cap(values.maxPerFunction) },
     /** The repair search's budget per task at export, or null when the export does not run it. */
     searchBudget: values.search ? values.budget : null,

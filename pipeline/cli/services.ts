@@ -12,6 +12,7 @@ import { selfCheckOf, sourceOfRun } from '../stages/export.js';
 import { requireEarlierStages, STAGES } from '../stages/index.js';
 import type { StageName } from '../store/run-store.js';
 import { writeDataset } from '../dataset/write.js';
+import { readDataset } from '../dataset/read.js';
 import { evaluate, loadDataset, readPredictions, treeBuilds, type EvaluationReport, type Prediction } from '../dataset/grading.js';
 import type { DatasetRepo, Instance } from '../dataset/instance.js';
 import { Progress } from '../common/progress.js';
@@ -112,6 +113,7 @@ export async function exportFromRuns(targets: readonly string[], options: Resolv
         testShare: first.testShare,
         formats: first.formats,
         limits: first.docker.limits,
+        publishedImages: first.publishedImages,
         selfCheck: selfCheckOf(runs),
       },
     );
@@ -323,17 +325,36 @@ function searchedBefore(file: string, budget: number, instances: ReadonlySet<str
   return done;
 }
 
-/** The repositories to build images for: one target, or every repository a dataset's manifest names. */
-export function sourcesOf(target: string): Array<{ profile: RepoProfile; location: string }> {
+/**
+ * The repositories to build images for: one target, or every repository a dataset's manifest names.
+ * A dataset's code comes from its own bundle where it has one (written under `scratch`), named by
+ * the dataset's commit, so that the images build wherever the dataset was copied to.
+ */
+export async function sourcesOf(
+  target: string,
+  scratch: string,
+): Promise<Array<{ profile: RepoProfile; location: string; commit?: string }>> {
   const manifest = join(target, 'manifest.json');
   if (!existsSync(manifest)) return [resolveTarget(target)];
-  const repos = (JSON.parse(readFileSync(manifest, 'utf8')) as { repos?: Array<{ profile?: unknown }> }).repos ?? [];
-  return repos.map((repo) => {
+  const repos = (JSON.parse(readFileSync(manifest, 'utf8')) as { repos?: Array<{ profile?: unknown; commit?: string }> }).repos ?? [];
+  const sources = [];
+  for (const repo of repos) {
     const parsed = RepoProfile.safeParse(repo.profile);
     if (!parsed.success)
       throw new UserError(`${manifest} has no usable profile for a repository`, 'export the dataset again with this version of swesynth');
-    return { profile: parsed.data, location: parsed.data.url };
-  });
+    const profile = parsed.data;
+    const task = existsSync(join(target, bundleFile(profile.name)))
+      ? readDataset(target).instances.find((instance) => instance.repo === profile.name)
+      : undefined;
+    if (!task || !repo.commit) {
+      sources.push({ profile, location: profile.url });
+      continue;
+    }
+    const code = join(scratch, profile.name.replace('/', '__'));
+    await baseFromBundle(target, task, code);
+    sources.push({ profile: { ...profile, commit: null }, location: code, commit: repo.commit });
+  }
+  return sources;
 }
 
 /** The image of every task of a dataset, on its repository's environment image (which must be built). */

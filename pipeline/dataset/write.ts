@@ -52,6 +52,8 @@ export interface DatasetOptions {
   formats: readonly string[];
   /** The container limits that formats describing a container state. */
   limits: { cpus: number; memoryBytes: number };
+  /** Where the user publishes swesynth's images, which Harbor tasks then start from; null: tasks build from public images alone. */
+  publishedImages?: string | null;
   /** The manifest's created_at; an export that was killed after writing finds its version by it. */
   createdAt?: string;
   /** Grades every task three ways before anything is written; a dataset that fails it is not written. */
@@ -152,6 +154,7 @@ export async function writeDataset(
       ]),
     ),
     limits: options.limits,
+    publishedImages: options.publishedImages ?? null,
     workDir: ownedFolder(datasetDir, STAGING, `${version}-work`),
   };
   await mkdir(datasetDir, { recursive: true });

@@ -43,7 +43,7 @@ export async function baseImageId(docker: Docker, name: string): Promise<string>
 }
 
 /** The environment of the repository's image: what its install and build, and every container of it, run with. */
-const imageEnv = (profile: RepoProfile) => ({ CI: 'true', ...SANDBOX_ENV, ...profile.env });
+export const imageEnv = (profile: RepoProfile) => ({ CI: 'true', ...SANDBOX_ENV, ...profile.env });
 
 function dockerfile(base: string, profile: RepoProfile, node: NodeRuntime | null): string {
   const env = imageEnv(profile);
@@ -61,7 +61,7 @@ function dockerfile(base: string, profile: RepoProfile, node: NodeRuntime | null
 }
 
 /** The reporter and preload files the runner adapters load into the test process. */
-async function runnerFiles(): Promise<string[]> {
+export async function runnerFiles(): Promise<string[]> {
   const dir = dirname(reporterPath('x'));
   return (await readdir(dir)).filter((name) => /\.(mjs|cjs)$/.test(name)).map((name) => join(dir, name));
 }

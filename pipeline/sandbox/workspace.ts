@@ -94,14 +94,18 @@ export async function workspaceSandbox(
  * it to rebuild a dataset's images: the code at the commit, installed and built on the base image.
  */
 export async function buildImageFromProfile(
-  source: Pick<WorkspaceSource, 'location' | 'profile'>,
+  source: Pick<WorkspaceSource, 'location' | 'profile'> & {
+    /** The commit the image is named by, when the code comes from elsewhere than the repository (a dataset's bundle). */
+    commit?: string;
+  },
   baseImage: string,
   log: (line: string) => void,
 ): Promise<EnvironmentImage> {
   const scratch = await mkdtemp(join(tmpdir(), 'swesynth-build-'));
   try {
     const workspace = join(scratch, 'workspace');
-    const commit = await materialize(source, workspace);
+    const materialized = await materialize(source, workspace);
+    const commit = source.commit ?? materialized;
     return await environmentImage(await connectEngine(), { workspace, profile: source.profile, commit, baseImage, log, progress: true });
   } finally {
     await rm(scratch, { recursive: true, force: true });

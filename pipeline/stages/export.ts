@@ -401,6 +401,7 @@ export async function exportDataset(ctx: StageContext, { again = false } = {}): 
       testShare: options.testShare,
       formats: options.formats,
       limits: options.docker.limits,
+      publishedImages: options.publishedImages,
       createdAt,
       selfCheck: selfCheckOf([ctx]),
     });

@@ -20,6 +20,7 @@ describe('a dataset copied to another machine', () => {
   let source: string;
   let runDir: string;
   let moved: string;
+  let published: string;
 
   beforeAll(async () => {
     machine = tempDir('portable');
@@ -47,6 +48,23 @@ describe('a dataset copied to another machine', () => {
     const exported = (JSON.parse(result.stdout) as { stages: Array<{ stage: string; path?: string }> }).stages.find(
       (stage) => stage.stage === 'export',
     )!;
+    // The same run exported once more for a user who publishes swesynth's images.
+    published = join(machine, 'published');
+    const again = await swesynth([
+      'export',
+      join(source, 'swesynth__example.json'),
+      '--run-dir',
+      runDir,
+      '--out',
+      published,
+      '--formats',
+      'harbor',
+      '--published-images',
+      'registry.example/acme',
+      '--no-progress',
+    ]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    published = again.stdout.trim();
     // Another machine: the dataset elsewhere, and neither the run folder nor the source there.
     moved = join(tempDir('elsewhere'), 'dataset');
     renameSync(exported.path!, moved);
@@ -108,6 +126,23 @@ describe('a dataset copied to another machine', () => {
     ]);
     expect(graded.exitCode, graded.stderr).toBe(0);
     expect(JSON.parse(graded.stdout)).toMatchObject({ total: instances.length, resolved: instances.length });
+  });
+
+  it('gives Harbor tasks that build from a public Node.js image and the task folder alone, unless images are published', () => {
+    const [instance] = instancesOf(moved) as [Instance, ...Instance[]];
+    const task = join(moved, 'harbor', instance.instance_id);
+    const dockerfile = readFileSync(join(task, 'environment', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^FROM node:20-bookworm$/m);
+    expect(dockerfile).toContain('COPY task.bundle /tmp/task.bundle');
+    expect(readFileSync(join(task, 'task.toml'), 'utf8')).not.toMatch(/image/);
+    const clean = (JSON.parse(readFileSync(join(moved, 'manifest.json'), 'utf8')) as Manifest).repos[0]!.commit.slice(0, 12);
+    const publishedTask = join(published, 'harbor', instance.instance_id);
+    expect(readFileSync(join(publishedTask, 'environment', 'Dockerfile'), 'utf8')).toMatch(
+      new RegExp(`^FROM registry\\.example/acme/swesynth__example:${clean}$`, 'm'),
+    );
+    expect(readFileSync(join(publishedTask, 'task.toml'), 'utf8')).toContain(
+      `docker_image = "registry.example/acme/${instance.instance_id.toLowerCase()}:${clean}"`,
+    );
   });
 
   it('fails verification when a file names a path of the machine, naming the file and the path', async () => {

@@ -1,22 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join, posix } from 'node:path';
 import { PACKAGE_ROOT } from '../../common/paths.js';
 import type { RepoProfile } from '../../repo/profile.js';
 import { installedVersion } from '../../runners/run-tests.js';
 import { suiteOfFile, suitesOf, type Suite } from '../../runners/suites.js';
 import { LocalSandbox } from '../../sandbox/local.js';
 import { CONTAINER_ROOT, CONTAINER_RUNNER_FILES } from '../../sandbox/docker.js';
-import { environmentImageName } from '../../sandbox/images.js';
+import { taskImageName } from '../../sandbox/task-image.js';
+import { DEFAULT_BASE_IMAGE, environmentImageName, imageEnv, runnerFiles } from '../../sandbox/images.js';
+import { setupSteps } from '../../repo/profile.js';
+import { satisfies } from '../../repo/node-version.js';
 import type { RunnerAdapter } from '../../runners/types.js';
 import type { Command, Toolchain } from '../../sandbox/types.js';
 import { GENERATOR } from '../../common/version.js';
 import { testIdsOf, type Instance } from '../instance.js';
 import { hiddenTestFiles } from '../task-tree.js';
-import { bundleOf, checkoutTask, headsOf, taskRef } from './bundle.js';
+import { bundleOf, checkoutTask, headsOf, taskFromBundle, taskRef } from './bundle.js';
 import { quote } from './tasks.js';
-import type { ExportFormat, FormatRepo } from './types.js';
+import type { ExportFormat, FormatInput, FormatRepo } from './types.js';
 import { testFileOf } from '../../runners/test-ids.js';
 import { runConcurrently } from '../../scheduling/in-process.js';
 
@@ -89,8 +93,26 @@ function verifierSeconds({ profile, testTimeoutMs }: FormatRepo): number {
   return Math.max(300, seconds(2 * testTimeoutMs + rebuild));
 }
 
-function taskToml(instance: Instance, repo: FormatRepo, limits: { cpus: number; memoryBytes: number }): string {
+/**
+ * Where a published image of swesynth's is pulled from: its name under the registry and namespace
+ * given (`ghcr.io/acme` and `swesynth/acme__widgets:0123456789ab` give `ghcr.io/acme/acme__widgets:0123456789ab`).
+ */
+export const publishedImage = (registry: string, image: string) => `${registry.replace(/\/+$/, '')}/${image.replace(/^swesynth\//, '')}`;
+
+/** The major of the public Node.js image a task builds on: the one swesynth's own images use, unless the profile's `node` asks for another. */
+export function nodeMajorOf(profile: Pick<RepoProfile, 'node'>): number {
+  const standard = Number(/^node:(\d+)/.exec(DEFAULT_BASE_IMAGE)![1]);
+  if (profile.node === null) return standard;
+  const wanted = profile.node;
+  const fits = (major: number) => satisfies(`${major}.999.999`, wanted);
+  if (fits(standard)) return standard;
+  const majors = Array.from({ length: 17 }, (_, index) => 30 - index);
+  return majors.find(fits) ?? standard;
+}
+
+function taskToml(instance: Instance, repo: FormatRepo, input: Pick<FormatInput, 'limits' | 'publishedImages'>): string {
   const { profile } = repo;
+  const { limits, publishedImages } = input;
   const verifier = verifierSeconds(repo);
   const toml = (value: string) => JSON.stringify(value);
   return [
@@ -110,7 +132,9 @@ function taskToml(instance: Instance, repo: FormatRepo, limits: { cpus: number; 
     `sites = ${instance.mutation.sites.length}`,
     `base_commit = ${toml(instance.base_commit)}`,
     `environment_setup_commit = ${toml(instance.environment_setup_commit)}`,
-    `environment_image = ${toml(environmentImageName(profile, repo.commit))}`,
+    ...(publishedImages
+      ? [`environment_image = ${toml(publishedImage(publishedImages, environmentImageName(profile, repo.commit)))}`]
+      : []),
     '',
     '[verifier]',
     `timeout_sec = ${verifier.toFixed(1)}`,
@@ -119,6 +143,10 @@ function taskToml(instance: Instance, repo: FormatRepo, limits: { cpus: number; 
     `timeout_sec = ${Math.max(1800, 10 * verifier).toFixed(1)}`,
     '',
     '[environment]',
+    // The task's image as `swesynth docker build --tasks` makes it, where its user published it.
+    ...(publishedImages
+      ? [`docker_image = ${toml(publishedImage(publishedImages, taskImageName(instance.instance_id, repo.commit)))}`]
+      : []),
     `build_timeout_sec = ${Math.max(600, seconds(profile.timeouts.installMs)).toFixed(1)}`,
     `cpus = ${limits.cpus}`,
     `memory_mb = ${Math.round(limits.memoryBytes / 2 ** 20)}`,
@@ -129,17 +157,38 @@ function taskToml(instance: Instance, repo: FormatRepo, limits: { cpus: number; 
 }
 
 /**
- * The agent's container: the repository's environment image (installed dependencies, swesynth's
- * reporters), its code replaced by the task's commit from task.bundle. The image's clean code
- * and history stay in a lower layer that the container cannot read; the build output is made
- * again from the code with the bug in.
+ * The agent's container, built from the task folder alone: a public Node.js image, swesynth's
+ * reporters, the task's commit from task.bundle (the bug in, the hidden tests out, one commit and
+ * no other history), installed with the repository's own lockfile and built as swesynth did it.
  */
-function dockerfile(instance: Instance, repo: FormatRepo): string {
+function portableDockerfile(instance: Instance, repo: FormatRepo): string {
   const { profile } = repo;
   return [
-    `# ${instance.instance_id}: the environment image that \`swesynth docker build\` makes from the dataset's manifest,`,
+    `# ${instance.instance_id}: a public Node.js image, the task's commit from task.bundle (the bug in, the hidden tests`,
+    "# out, one commit and no other history), installed and built with the repository's own commands and lockfile.",
+    `FROM node:${nodeMajorOf(profile)}-bookworm`,
+    ...Object.entries(imageEnv(profile)).map(([key, value]) => `ENV ${key}=${JSON.stringify(value)}`),
+    `COPY runners ${CONTAINER_RUNNER_FILES}`,
+    'COPY task.bundle /tmp/task.bundle',
+    `WORKDIR ${CONTAINER_ROOT}`,
+    `RUN ${[...taskFromBundle('/tmp/task.bundle', instance.instance_id), 'rm -f /tmp/task.bundle'].join(' && \\\n  ')}`,
+    ...setupSteps(profile).map(({ command }) => `RUN ${command}`),
+    '',
+  ].join('\n');
+}
+
+/**
+ * The agent's container on the repository's published environment image (installed dependencies,
+ * swesynth's reporters), its code replaced by the task's commit from task.bundle. The image's clean
+ * code and history stay in a lower layer that the container cannot read; the build output is made
+ * again from the code with the bug in.
+ */
+function publishedDockerfile(instance: Instance, repo: FormatRepo, registry: string): string {
+  const { profile } = repo;
+  return [
+    `# ${instance.instance_id}: the environment image that \`swesynth docker build\` makes from the dataset's manifest, as published,`,
     '# with the code replaced by the task (the bug in, the hidden tests out, one commit and no other history).',
-    `FROM ${environmentImageName(profile, repo.commit)}`,
+    `FROM ${publishedImage(registry, environmentImageName(profile, repo.commit))}`,
     'COPY task.bundle /tmp/task.bundle',
     `WORKDIR ${CONTAINER_ROOT}`,
     `RUN ${checkoutTask('/tmp/task.bundle', instance.instance_id).join(' && \\\n  ')}`,
@@ -266,6 +315,8 @@ export const harbor: ExportFormat = {
   needsDocker: false,
   async files(input) {
     const files: Record<string, string | Buffer> = {};
+    // The reporters the runners load into the test process, which a published environment image holds already.
+    const reporters = await Promise.all((await runnerFiles()).map(async (path) => [basename(path), await readFile(path)] as const));
     const foldered = input.instances.filter((instance) => gradedSuites(instance, input.repos.get(instance.repo)!.profile));
     // A bundle is a git process of its own: several at once.
     const bundles = new Map<string, Buffer>();
@@ -282,8 +333,10 @@ export const harbor: ExportFormat = {
       const hidden = hiddenTestFiles(instance.test_patch);
       Object.assign(files, {
         [`harbor/${id}/instruction.md`]: instruction(instance),
-        [`harbor/${id}/task.toml`]: taskToml(instance, repo, input.limits),
-        [`harbor/${id}/environment/Dockerfile`]: dockerfile(instance, repo),
+        [`harbor/${id}/task.toml`]: taskToml(instance, repo, input),
+        [`harbor/${id}/environment/Dockerfile`]: input.publishedImages
+          ? publishedDockerfile(instance, repo, input.publishedImages)
+          : portableDockerfile(instance, repo),
         [`harbor/${id}/environment/task.bundle`]: bundles.get(id)!,
         [`harbor/${id}/tests/test.sh`]: await testScript(instance, repo, graded, hidden),
         [`harbor/${id}/tests/tests.json`]: `${JSON.stringify({ FAIL_TO_PASS: testIdsOf(instance.FAIL_TO_PASS), PASS_TO_PASS: testIdsOf(instance.PASS_TO_PASS) }, null, 2)}\n`,
@@ -293,6 +346,7 @@ export const harbor: ExportFormat = {
         files[`harbor/${id}/tests/${file}`] = text;
       const contents = hiddenTests(instance.test_patch);
       for (const file of hidden) files[`harbor/${id}/tests/hidden/${file}`] = contents(file);
+      if (!input.publishedImages) for (const [name, text] of reporters) files[`harbor/${id}/environment/runners/${name}`] = text;
     }
     return files;
   },
@@ -309,9 +363,9 @@ export const harbor: ExportFormat = {
       const graded = profile ? gradedSuites(instance, profile) : null;
       const grader = graded ? Object.keys(graderFiles(graded.map(({ suite }) => suite.adapter))).map((file) => `tests/${file}`) : [];
       for (const file of [...FILES, ...grader]) if (!existsSync(join(folder, file))) problems.push(`harbor/${id}/${file} is missing`);
-      const environment = readdirSync(join(folder, 'environment')).sort();
-      if (environment.join(',') !== 'Dockerfile,task.bundle')
-        problems.push(`harbor/${id}/environment/ holds more than its Dockerfile and task.bundle: ${environment.join(', ')}`);
+      const environment = readdirSync(join(folder, 'environment')).filter((name) => name !== 'runners');
+      if (environment.sort().join(',') !== 'Dockerfile,task.bundle')
+        problems.push(`harbor/${id}/environment/ holds more than its Dockerfile, task.bundle and runners/: ${environment.join(', ')}`);
       else if (headsOf(join(folder, 'environment', 'task.bundle')).get(taskRef(id)) !== instance.base_commit)
         problems.push(`harbor/${id}/environment/task.bundle does not hold the task's base_commit`);
       const toml = existsSync(join(folder, 'task.toml')) ? readFileSync(join(folder, 'task.toml'), 'utf8') : '';
@@ -325,8 +379,9 @@ export const harbor: ExportFormat = {
       '- `harbor/<id>/`: task folders in the Harbor format: `instruction.md`, `task.toml` (provenance, timeouts from the',
       "  baseline, resources, no internet), `environment/` (a Dockerfile and the task's commit; the agent's container),",
       '  `tests/test.sh` (restores the hidden tests, runs FAIL_TO_PASS and PASS_TO_PASS, writes /logs/verifier/reward.txt)',
-      "  and `solution/solve.sh` (the fix). The Dockerfile starts FROM the repository's environment image: build it first",
-      '  with `swesynth docker build <dataset folder>`, which makes it from the profile in the manifest.',
+      "  and `solution/solve.sh` (the fix). The Dockerfile starts FROM a public Node.js image, checks the task's commit",
+      "  out of task.bundle and installs it with the repository's own lockfile: `docker build environment/` needs the",
+      '  task folder alone (and the package registry).',
     ],
   },
 };

@@ -25,6 +25,8 @@ export interface FormatInput {
   repos: ReadonlyMap<string, FormatRepo>;
   /** The container limits of the export, for formats that describe a container. */
   limits: { cpus: number; memoryBytes: number };
+  /** Where the user publishes swesynth's images (a registry and namespace), for formats that can start from them; null: none. */
+  publishedImages: string | null;
   /** A scratch folder of this export, removed afterwards. */
   workDir: string;
 }
