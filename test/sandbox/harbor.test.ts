@@ -120,9 +120,22 @@ withEngine('Harbor task folders, run in Harbor’s trial order', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     datasetDir = result.stdout.trim();
     instances = loadDataset(datasetDir).instances;
-    // The repository's environment image, as a user without it makes it from the dataset alone.
-    const built = await swesynth(['docker', 'build', datasetDir, '--base-image', BASE_IMAGE]);
-    expect(built.exitCode, built.stderr).toBe(0);
+    // Each task builds FROM a public Node.js image; no registry is reachable here, so the local base image stands in under its name.
+    const from = /^FROM (\S+)$/m.exec(
+      readFileSync(join(datasetDir, 'harbor', instances[0]!.instance_id, 'environment', 'Dockerfile'), 'utf8'),
+    )![1]!;
+    expect(from).toBe('node:20-bookworm');
+    const present = await docker
+      .getImage(from)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!present) {
+      await docker.getImage(BASE_IMAGE).tag({ repo: 'node', tag: '20-bookworm' });
+      images.push(from);
+    }
     for (const instance of instances)
       await buildImage(join(datasetDir, 'harbor', instance.instance_id, 'environment'), taskImage(instance));
   }, 240_000);
