@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -10,7 +10,7 @@ import type { Instance } from '../../pipeline/dataset/instance.js';
 import { hiddenTestFiles } from '../../pipeline/dataset/task-tree.js';
 import { environmentImageName } from '../../pipeline/sandbox/images.js';
 import { taskImageName } from '../../pipeline/sandbox/task-image.js';
-import { EXAMPLE_PROFILE, holding, ROOT, swesynth, tempDir } from '../helpers.js';
+import { copyFixture, EXAMPLE_PROFILE, holding, ROOT, swesynth, tempDir } from '../helpers.js';
 
 holding('docker-engine');
 
@@ -79,6 +79,22 @@ async function run(container: Docker.Container, command: string, input?: string)
   return { exitCode: ExitCode ?? -1, output: Buffer.concat(output).toString('utf8') };
 }
 
+/** Tags the local base image under the public Node.js image a task's Dockerfile starts FROM: no registry is reachable here. */
+async function standInFor(dockerfile: string): Promise<void> {
+  const from = /^FROM (\S+)$/m.exec(readFileSync(dockerfile, 'utf8'))![1]!;
+  expect(from).toBe('node:20-bookworm');
+  const present = await docker
+    .getImage(from)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
+  if (present) return;
+  await docker.getImage(BASE_IMAGE).tag({ repo: 'node', tag: '20-bookworm' });
+  images.push(from);
+}
+
 /** Copies a folder of the task into the container, as Harbor uploads tests/ and solution/. */
 async function upload(container: Docker.Container, dir: string, to: string): Promise<void> {
   expect((await run(container, `mkdir -p ${to}`)).exitCode).toBe(0);
@@ -95,6 +111,11 @@ async function reward(container: Docker.Container, task: string): Promise<string
 }
 
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+
+afterAll(async () => {
+  await Promise.allSettled(containers.map((container) => container.remove({ force: true })));
+  await Promise.allSettled(images.map((image) => docker.getImage(image).remove({ force: true })));
+});
 
 withEngine('Harbor task folders, run in Harbor’s trial order', () => {
   beforeAll(async () => {
@@ -120,30 +141,10 @@ withEngine('Harbor task folders, run in Harbor’s trial order', () => {
     expect(result.exitCode, result.stderr).toBe(0);
     datasetDir = result.stdout.trim();
     instances = loadDataset(datasetDir).instances;
-    // Each task builds FROM a public Node.js image; no registry is reachable here, so the local base image stands in under its name.
-    const from = /^FROM (\S+)$/m.exec(
-      readFileSync(join(datasetDir, 'harbor', instances[0]!.instance_id, 'environment', 'Dockerfile'), 'utf8'),
-    )![1]!;
-    expect(from).toBe('node:20-bookworm');
-    const present = await docker
-      .getImage(from)
-      .inspect()
-      .then(
-        () => true,
-        () => false,
-      );
-    if (!present) {
-      await docker.getImage(BASE_IMAGE).tag({ repo: 'node', tag: '20-bookworm' });
-      images.push(from);
-    }
+    await standInFor(join(datasetDir, 'harbor', instances[0]!.instance_id, 'environment', 'Dockerfile'));
     for (const instance of instances)
       await buildImage(join(datasetDir, 'harbor', instance.instance_id, 'environment'), taskImage(instance));
   }, 240_000);
-
-  afterAll(async () => {
-    await Promise.allSettled(containers.map((container) => container.remove({ force: true })));
-    await Promise.allSettled(images.map((image) => docker.getImage(image).remove({ force: true })));
-  });
 
   const taskImage = (instance: Instance) => `swesynth-harbor-test/${instance.instance_id.toLowerCase().replace(/[^a-z0-9_.-]/g, '-')}:1`;
 
@@ -230,4 +231,45 @@ withEngine('Harbor task folders, run in Harbor’s trial order', () => {
       expect(await reward(container, join(datasetDir, 'harbor', instance.instance_id)), instance.instance_id).toBe('1');
     }
   });
+});
+
+withEngine('a Harbor task of a repository with dependencies and a build, from its task folder alone', () => {
+  it("installs with the repository's lockfile and builds in the image; rewards 1 with the solution, 0 without", async () => {
+    const repo = copyFixture('babel-build');
+    const result = await swesynth([
+      'run',
+      repo,
+      '--run-dir',
+      join(tempDir('harbor-deps-run'), 'run'),
+      '--out',
+      tempDir('harbor-deps-out'),
+      '--max-candidates',
+      '1',
+      '--baseline-runs',
+      '2',
+      '--formats',
+      'harbor',
+      '--no-progress',
+    ]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const dataset = result.stdout.trim();
+    const { instances, repos } = loadDataset(dataset);
+    const instance = instances[0]!;
+    const task = join(dataset, 'harbor', instance.instance_id);
+    const dockerfile = readFileSync(join(task, 'environment', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^RUN npm ci\b/m);
+    expect(dockerfile).toContain(`\nRUN ${repos[0]!.profile.build}\n`);
+    // The repository the dataset was made from is gone: the image needs the task folder alone.
+    rmSync(repo, { recursive: true, force: true });
+    await standInFor(join(task, 'environment', 'Dockerfile'));
+    const image = `swesynth-harbor-test/deps-${instance.instance_id.toLowerCase().replace(/[^a-z0-9_.-]/g, '-')}:1`;
+    await buildImage(join(task, 'environment'), image);
+    const unsolved = await startTask(image);
+    expect((await run(unsolved, 'cd /testbed && git rev-parse HEAD')).output.trim()).toBe(instance.base_commit);
+    expect(await reward(unsolved, task)).toBe('0');
+    const solved = await startTask(image);
+    await upload(solved, join(task, 'solution'), '/solution');
+    expect((await run(solved, 'bash /solution/solve.sh')).exitCode).toBe(0);
+    expect(await reward(solved, task)).toBe('1');
+  }, 600_000);
 });

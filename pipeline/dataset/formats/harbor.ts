@@ -171,6 +171,8 @@ function portableDockerfile(instance: Instance, repo: FormatRepo): string {
     `COPY runners ${CONTAINER_RUNNER_FILES}`,
     'COPY task.bundle /tmp/task.bundle',
     `WORKDIR ${CONTAINER_ROOT}`,
+    // The repository's binaries first, as swesynth runs its commands (and its package manager its scripts).
+    `ENV PATH=${posix.join(CONTAINER_ROOT, 'node_modules', '.bin')}:$PATH`,
     `RUN ${[...taskFromBundle('/tmp/task.bundle', instance.instance_id), 'rm -f /tmp/task.bundle'].join(' && \\\n  ')}`,
     ...setupSteps(profile).map(({ command }) => `RUN ${command}`),
     '',
