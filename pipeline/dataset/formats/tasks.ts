@@ -66,7 +66,8 @@ export const tasks: ExportFormat = {
       .map((instance) => `${instance.instance_id} has no harness task folder`),
   card: {
     files: [
-      '- `tasks/<id>/`: `prompt.txt`, `setup.sh` (makes the working tree, one commit, no answer in it) and `check.sh`',
+      "- `tasks/<id>/`: `prompt.txt`, `setup.sh` (makes the working tree from the dataset's bundle, one commit, no answer",
+      '  in it, and installs it) and `check.sh`',
       '  (grades it); the answer key (fix, test patch, test lists) is in `oracle/<id>/`, which setup.sh never reads.',
     ],
   },
