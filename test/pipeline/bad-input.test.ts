@@ -219,7 +219,9 @@ describe('bad input gets one clear message, a non-zero exit and no partial outpu
   it('a dataset with a file changed after export: verify names the file', async () => {
     const { profile } = resolveTarget(join(FIXTURES, 'tiny-lib'));
     const graded = { resolved: 0, total: 0 };
-    const repo = { name: profile.name, url: profile.url, commit: 'abc', image: null, profile, setAside: [] };
+    // As an export names a repository: by its public remote, never by a path of this machine.
+    const url = 'https://example.invalid/acme/tiny-lib';
+    const repo = { name: profile.name, url, commit: 'abc', image: null, profile: { ...profile, url }, setAside: [] };
     const source = {
       repo,
       gitDir: tempDir('git'),
