@@ -80,7 +80,9 @@ export async function workspaceFields(root: string, rootDetection: Detection, se
   }
   const chosen = all.filter((pkg) => matches(pkg, selectors));
   // No package has tests of its own, and the root's tests sit outside them: they test the packages together.
-  const rootTests = chosen.length === 0 && selectors.length === 0 ? factsOf(root).glob(rootDetection.suiteFiles).length : 0;
+  // Those the root's runner call names, else, where the root calls a runner, the files its config or defaults find.
+  const rootGlobs = rootDetection.suiteFiles.length > 0 ? rootDetection.suiteFiles : rootDetection.callsRunner ? rootProfile.tests : [];
+  const rootTests = chosen.length === 0 && selectors.length === 0 ? factsOf(root).glob(rootGlobs).length : 0;
   if (rootTests > 0) {
     const reason = `no workspace package has tests of its own; the root's test script runs ${rootProfile.runner} over ${rootTests} test file${rootTests === 1 ? '' : 's'} at the root: one suite there`;
     return { packages: null, build: null, env: {}, reasons: [reason], repositories };

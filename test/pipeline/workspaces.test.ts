@@ -127,6 +127,30 @@ describe('a workspace whose packages have no tests of their own', () => {
   });
 });
 
+describe('a workspace whose only package is a tool without tests', () => {
+  it("takes the root's suite, found by its runner's defaults", async () => {
+    const root = repo({
+      'package.json': {
+        workspaces: ['generation'],
+        scripts: { test: 'mocha --reporter spec --check-leaks' },
+        devDependencies: { mocha: '^11.0.0' },
+      },
+      'generation/package.json': { name: 'generation', private: true, scripts: { generate: 'node gen.js' } },
+      'lib/index.js': 'exports.decode = (bytes) => String.fromCharCode(...bytes);\n',
+      'test/decode.test.js':
+        "const assert = require('node:assert');\nit('decodes', () => assert.strictEqual(require('../lib').decode([104]), 'h'));\n",
+    });
+    const init = await swesynth(['init', root, '--repos', tempDir('repos'), '--no-probe', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const profile = RepoProfile.parse(JSON.parse(init.stdout));
+    expect(profile.packages).toEqual([]);
+    expect(profile.runner).toBe('mocha');
+    expect(init.stderr).toContain(
+      "no workspace package has tests of its own; the root's test script runs mocha over 1 test file at the root",
+    );
+  });
+});
+
 describe('a workspace whose packages have test files and no test script', () => {
   it("takes the root's suite, whose runner and config run their tests", async () => {
     const root = repo({
