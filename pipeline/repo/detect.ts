@@ -111,6 +111,8 @@ const CHECKS = new Set([
   'stylelint',
   'jscs',
   'jshint',
+  'eclint',
+  'editorconfig-checker',
   'semistandard',
   'dependency-check',
   'madge',

@@ -15,6 +15,25 @@ const REDIRECT = /^(\d?)(>>|>&\d|>|<|&>)/;
 
 const OPERATORS = ['&&', '||', ';', '|', '&', '\n', '(', ')'];
 
+/** Where a command substitution starting at `start` (`$(…)`, with nested ones and quotes, or `` `…` ``) ends. */
+function substitutionEnd(script: string, start: number): number {
+  if (script[start] === '`') {
+    const end = script.indexOf('`', start + 1);
+    return end === -1 ? script.length : end + 1;
+  }
+  let depth = 0;
+  for (let i = start + 1; i < script.length; i++) {
+    const char = script[i]!;
+    if (char === "'" || char === '"') {
+      const close = script.indexOf(char, i + 1);
+      i = close === -1 ? script.length : close;
+    } else if (char === '\\') i++;
+    else if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) return i + 1;
+  }
+  return script.length;
+}
+
 /** Words and operators, in order; an operator is returned as `{ operator }`. */
 function tokens(script: string): Array<string | { operator: string } | { redirect: string }> {
   const out: Array<string | { operator: string } | { redirect: string }> = [];
@@ -42,6 +61,11 @@ function tokens(script: string): Array<string | { operator: string } | { redirec
       // A comment runs to the end of its line.
       const end = script.indexOf('\n', i);
       i = (end === -1 ? script.length : end) - 1;
+    } else if ((char === '$' && script[i + 1] === '(') || char === '`') {
+      // A command substitution is part of the word it stands in, however many operators it holds.
+      const end = substitutionEnd(script, i);
+      word = (word ?? '') + script.slice(i, end);
+      i = end - 1;
     } else if (char === "'") {
       const end = script.indexOf("'", i + 1);
       word = (word ?? '') + script.slice(i + 1, end === -1 ? script.length : end);
@@ -98,7 +122,8 @@ export function parseScript(script: string, keepAssignments = false): SimpleComm
 }
 
 /** A command line again, quoting only the words that need it. */
-const quoted = (word: string) => (/^[\w@%+=:,./*?{}[\]-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+/** A word as a shell reads it back; one holding a command substitution is written as it was read, so that it still runs. */
+const quoted = (word: string) => (/^[\w@%+=:,./*?{}[\]-]+$/.test(word) || /\$\(|`/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 export function commandLine(command: SimpleCommand): string {
   return [

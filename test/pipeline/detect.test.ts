@@ -314,6 +314,21 @@ describe('profile detection', () => {
     expect(detectProfile(repo({ scripts: { pretest: 'date > build-time.txt', test: 'mocha' } })).build).toBe('date > build-time.txt');
   });
 
+  it('reads a command substitution as part of its word, never as commands of the script', () => {
+    const scripts = {
+      pretest: 'npm run lint',
+      prelint: "eclint check $(git ls-files | xargs find 2> /dev/null | grep -vE 'node_modules|\\.git')",
+      lint: 'eslint --ext=js,mjs .',
+      test: 'tape test/*.js',
+    };
+    expect(detectProfile(repo({ scripts, devDependencies: { tape: '5' } }))).toMatchObject({ runner: 'tape', build: null });
+    // A build step keeps its substitution as written, to run as the script would.
+    const stamped = { pretest: 'node stamp.js $(git rev-parse HEAD) > version.txt', test: 'tape test/*.js' };
+    expect(detectProfile(repo({ scripts: stamped, devDependencies: { tape: '5' } })).build).toBe(
+      'node stamp.js $(git rev-parse HEAD) > version.txt',
+    );
+  });
+
   it('keeps the redirections of a build step, so a step that writes a file with `>` still writes it', () => {
     const scripts = {
       precompile: `node -p "'export const VERSION = ' + JSON.stringify(require('./package.json').version)" > src/version.ts`,
