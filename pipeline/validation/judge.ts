@@ -212,7 +212,11 @@ export async function judge(candidate: Pick<Candidate, 'id' | 'sites'>, ctx: Jud
         verdict: verdict('fix-failed', {
           failToPass,
           passToPass,
-          detail: `still failing after the fix: ${stillFailing.slice(0, 5).join(', ')}`,
+          // A fix run that gave no results says why, or every FAIL_TO_PASS test would read as failing for no reason.
+          detail:
+            fixed.kind === 'results'
+              ? `still failing after the fix: ${stillFailing.slice(0, 5).join(', ')}`
+              : `the fix's run ${fixed.kind === 'timeout' ? 'timed out' : `broke: ${fixed.reason}\n${fixed.outputTail}`}`,
         }),
         failed: [],
       };
