@@ -11,7 +11,7 @@ import { describeIssues, UserError } from '../common/errors.js';
 import { RepoProfile } from '../repo/profile.js';
 import { exportDataset } from '../stages/export.js';
 import { doctor } from '../repo/doctor.js';
-import { initProved, line as proofLine } from './prove.js';
+import { initProved, proofLine } from './prove.js';
 import type { ProbeReport } from '../repo/probe.js';
 import { openRun, runStages } from './services.js';
 import { addBatchCommand } from './batch.js';

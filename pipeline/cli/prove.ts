@@ -78,7 +78,7 @@ export async function proveProfile(source: { location: string; profile: RepoProf
       const whole = { ...profile, wholeSuite: true };
       const tried = await validate({ ...ctx, profile: whole, options: withProfileChoices(ctx.options, whole) });
       log.info(
-        `init: proof: no test executes any of the ${attempt.candidates} sanity mutants by coverage; with the whole suite: ${line(tried)}`,
+        `init: proof: no test executes any of the ${attempt.candidates} sanity mutants by coverage; with the whole suite: ${proofLine(tried)}`,
       );
       if (tried.killed > 0) {
         [profile, attempt] = [whole, tried];
@@ -90,7 +90,7 @@ export async function proveProfile(source: { location: string; profile: RepoProf
       // Built code that no test reached by coverage may still be reached through the whole suite.
       const rebuilt = { ...profile, build, buildBeforeTests: true, wholeSuite: profile.wholeSuite || attempt.reached === 0 };
       const tried = await validate({ ...ctx, profile: rebuilt, options: withProfileChoices(ctx.options, rebuilt) });
-      log.info(`init: proof: no test noticed a sanity mutant; with \`${build}\` before each run: ${line(tried)}`);
+      log.info(`init: proof: no test noticed a sanity mutant; with \`${build}\` before each run: ${proofLine(tried)}`);
       if (tried.killed > 0) {
         [profile, attempt] = [rebuilt, tried];
         fallback = `build: the tests run on what \`${build}\` writes, so it runs before each candidate's tests${rebuilt.wholeSuite ? ', and every candidate runs every test' : ''}`;
@@ -134,7 +134,7 @@ function unusedBuild(profile: RepoProfile, workspace: string): string | null {
   return name ? `${managerCommand(profile.install)} run ${name}` : null;
 }
 
-export function line(proof: Pick<Attempt, 'candidates' | 'reached' | 'killed' | 'kept'>): string {
+export function proofLine(proof: Pick<Attempt, 'candidates' | 'reached' | 'killed' | 'kept'>): string {
   return `${proof.candidates} sanity mutants, ${proof.reached} reached by a test, ${proof.killed} noticed, ${proof.kept} kept as tasks`;
 }
 
